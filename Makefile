@@ -1,0 +1,27 @@
+# Every target creates or reuses .venv and installs schedlab into it first.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+TRACES ?= ../shared/traces
+
+.PHONY: demo test bench clean
+
+$(BIN)/activate:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+
+$(VENV)/.installed: $(BIN)/activate pyproject.toml
+	$(BIN)/pip install --quiet -e ".[test]"
+	touch $@
+
+demo: $(VENV)/.installed
+	$(BIN)/schedlab simulate $(TRACES)/HPC2N-2002-2.2-cln.swf.gz --policy easy --out runs/demo-hpc2n-easy --force
+
+test: $(VENV)/.installed
+	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+bench: $(VENV)/.installed
+	$(BIN)/python benchmarks/bench_rigid.py --traces $(TRACES)
+
+clean:
+	rm -rf $(VENV) runs build src/*.egg-info

@@ -1,0 +1,206 @@
+"""Sets of processor ids held as sorted disjoint half-open ranges ``[lo, hi)``.
+
+An :data:`Allocation` is a tuple of such ranges; :class:`IntervalSet` is the
+mutable free set the engine keeps. Taking or returning ``r`` ranges costs
+O(r log F) for F free ranges (binary search plus list splicing), never a scan
+of all processors.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+
+Allocation = tuple[tuple[int, int], ...]
+"""Sorted, disjoint, non-adjacent half-open ranges of processor ids."""
+
+
+def allocation_size(alloc: Allocation) -> int:
+    """Number of processors in an allocation."""
+    return sum(hi - lo for lo, hi in alloc)
+
+
+def format_allocation(alloc: Allocation) -> str:
+    """Batsim's interval notation: ``((0, 4), (8, 12))`` -> ``"0-3 8-11"``, single ids alone."""
+    return " ".join(str(lo) if hi - lo == 1 else f"{lo}-{hi - 1}" for lo, hi in alloc)
+
+
+def parse_allocation(text: str) -> Allocation:
+    """Inverse of :func:`format_allocation`; raises ValueError on malformed text."""
+    ranges: list[tuple[int, int]] = []
+    for token in text.split():
+        lo_text, _, hi_text = token.partition("-")
+        lo = int(lo_text)
+        hi = int(hi_text) + 1 if hi_text else lo + 1
+        if lo < 0 or hi <= lo:
+            raise ValueError(f"bad interval {token!r}")
+        ranges.append((lo, hi))
+    return normalize(ranges)
+
+
+def normalize(ranges) -> Allocation:
+    """Sort ranges and merge overlapping or adjacent ones."""
+    merged: list[list[int]] = []
+    for lo, hi in sorted(ranges):
+        if merged and lo <= merged[-1][1]:
+            merged[-1][1] = max(merged[-1][1], hi)
+        else:
+            merged.append([lo, hi])
+    return tuple((lo, hi) for lo, hi in merged)
+
+
+class IntervalSet:
+    """A mutable set of integer ids stored as sorted disjoint ranges.
+
+    ``los[i] < his[i] < los[i + 1]``: ranges never touch, so the
+    representation is unique and ``len(los)`` counts the fragments.
+    """
+
+    __slots__ = ("los", "his", "size")
+
+    def __init__(self, ranges=()) -> None:
+        norm = normalize(ranges)
+        self.los = [lo for lo, _ in norm]
+        self.his = [hi for _, hi in norm]
+        self.size = sum(hi - lo for lo, hi in norm)
+
+    @classmethod
+    def full(cls, n: int) -> "IntervalSet":
+        return cls(((0, n),)) if n > 0 else cls()
+
+    def ranges(self) -> Allocation:
+        return tuple(zip(self.los, self.his))
+
+    def __len__(self) -> int:
+        return self.size
+
+    def __repr__(self) -> str:
+        return f"IntervalSet({format_allocation(self.ranges())!r})"
+
+    def contains(self, lo: int, hi: int) -> bool:
+        """True iff every id of ``[lo, hi)`` is in the set."""
+        i = bisect_right(self.los, lo) - 1
+        return i >= 0 and hi <= self.his[i]
+
+    def first(self, k: int) -> Allocation:
+        """The ``k`` lowest ids of the set (first fit), without removing them.
+
+        Cost: O(number of ranges touched). Raises ValueError if fewer than k ids.
+        """
+        if k > self.size:
+            raise ValueError(f"{k} ids asked, {self.size} in the set")
+        out = []
+        los, his = self.los, self.his
+        i = 0
+        while k > 0:
+            lo, hi = los[i], his[i]
+            if hi - lo >= k:
+                out.append((lo, lo + k))
+                break
+            out.append((lo, hi))
+            k -= hi - lo
+            i += 1
+        return tuple(out)
+
+    def pop_first(self, k: int) -> Allocation:
+        """Remove and return the ``k`` lowest ids (what :meth:`first` returns), in one pass."""
+        alloc = self.first(k)
+        last_lo, last_hi = alloc[-1]
+        n_whole = len(alloc) - 1
+        if last_hi == self.his[n_whole]:
+            n_whole += 1
+        else:
+            self.los[n_whole] = last_hi
+        if n_whole:
+            del self.los[:n_whole]
+            del self.his[:n_whole]
+        self.size -= k
+        return alloc
+
+    def remove(self, alloc: Allocation) -> None:
+        """Remove every range of ``alloc``; raise ValueError (nothing changed) if one id is missing."""
+        los, his = self.los, self.his
+        if len(alloc) == 1:  # the common case, without the bookkeeping below
+            lo, hi = alloc[0]
+            i = bisect_right(los, lo) - 1
+            if i < 0 or hi > his[i] or hi <= lo:
+                raise ValueError(f"ids {format_allocation(alloc)} are not all free")
+            cur_hi = his[i]
+            if lo == los[i]:
+                if hi == cur_hi:
+                    del los[i]
+                    del his[i]
+                else:
+                    los[i] = hi
+            elif hi == cur_hi:
+                his[i] = lo
+            else:
+                his[i] = lo
+                los.insert(i + 1, hi)
+                his.insert(i + 1, cur_hi)
+            self.size -= hi - lo
+            return
+        positions = []
+        for lo, hi in alloc:
+            i = bisect_right(los, lo) - 1
+            if i < 0 or hi > his[i] or hi <= lo:
+                raise ValueError(f"ids {format_allocation(((lo, hi),))} are not all free")
+            positions.append(i)
+        # Apply from the right so earlier positions stay valid.
+        for (lo, hi), i in zip(reversed(alloc), reversed(positions)):
+            cur_lo, cur_hi = los[i], his[i]
+            if lo == cur_lo and hi == cur_hi:
+                del los[i]
+                del his[i]
+            elif lo == cur_lo:
+                los[i] = hi
+            elif hi == cur_hi:
+                his[i] = lo
+            else:
+                his[i] = lo
+                los.insert(i + 1, hi)
+                his.insert(i + 1, cur_hi)
+            self.size -= hi - lo
+
+    def add(self, alloc: Allocation) -> None:
+        """Add every range of ``alloc``; raise ValueError (nothing changed) if one id is already present."""
+        los, his = self.los, self.his
+        if len(alloc) == 1:  # the common case, without the bookkeeping below
+            lo, hi = alloc[0]
+            i = bisect_right(los, lo)
+            if hi <= lo or (i > 0 and his[i - 1] > lo) or (i < len(los) and los[i] < hi):
+                raise ValueError(f"ids {format_allocation(alloc)} are already in the set")
+            if i > 0 and his[i - 1] == lo:
+                if i < len(los) and los[i] == hi:
+                    his[i - 1] = his[i]
+                    del los[i]
+                    del his[i]
+                else:
+                    his[i - 1] = hi
+            elif i < len(los) and los[i] == hi:
+                los[i] = lo
+            else:
+                los.insert(i, lo)
+                his.insert(i, hi)
+            self.size += hi - lo
+            return
+        positions = []
+        for lo, hi in alloc:
+            i = bisect_right(los, lo)  # first range starting after lo
+            if hi <= lo or (i > 0 and his[i - 1] > lo) or (i < len(los) and los[i] < hi):
+                raise ValueError(f"ids {format_allocation(((lo, hi),))} are already in the set")
+            positions.append(i)
+        for (lo, hi), i in zip(reversed(alloc), reversed(positions)):
+            joins_left = i > 0 and his[i - 1] == lo
+            joins_right = i < len(los) and los[i] == hi
+            if joins_left and joins_right:
+                his[i - 1] = his[i]
+                del los[i]
+                del his[i]
+            elif joins_left:
+                his[i - 1] = hi
+            elif joins_right:
+                los[i] = lo
+            else:
+                los.insert(i, lo)
+                his.insert(i, hi)
+            self.size += hi - lo

@@ -1,0 +1,84 @@
+"""What an algorithm produced: for every job, when it ran, where, and how it ended.
+
+Every online policy (through the engine) and every offline algorithm returns a
+:class:`Schedule`; :func:`schedlab.validation.validate` checks it against its
+:class:`Instance` and :mod:`schedlab.metrics` measures it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import IntEnum
+
+import numpy as np
+
+from schedlab.platform.homogeneous import Machine
+from schedlab.platform.intervals import Allocation
+from schedlab.workload.jobs import JobTable
+
+
+class JobStatus(IntEnum):
+    """How a job's last execution ended."""
+
+    NOT_STARTED = 0
+    COMPLETED = 1
+    KILLED = 2  # reached its walltime before its run time
+    REJECTED = 3  # refused by the policy, never started
+
+
+@dataclass(frozen=True, slots=True)
+class Piece:
+    """One execution of a job that did not finish it (aborted, to be restarted)."""
+
+    job: int  # row index in the job table
+    start: float
+    end: float
+    alloc: Allocation
+
+
+@dataclass(frozen=True, eq=False)
+class Instance:
+    """Jobs and the platform they run on: what a schedule is checked against."""
+
+    jobs: JobTable
+    platform: Machine
+
+
+@dataclass(eq=False)
+class Schedule:
+    """The outcome for every job of an instance, row-aligned with its job table.
+
+    Attributes
+    ----------
+    start, end : float64 arrays
+        Start and end of each job's final execution (NaN if never started).
+    status : int8 array
+        :class:`JobStatus` code per job.
+    alloc : list of Allocation or None
+        Processor ranges of each job's final execution.
+    aborted : list of Piece
+        Earlier executions that were aborted (their work is lost); they occupy
+        processors like any execution and the validator checks them too.
+    policy : str
+        Name of the algorithm that produced it, with its parameters.
+    """
+
+    start: np.ndarray
+    end: np.ndarray
+    status: np.ndarray
+    alloc: list[Allocation | None]
+    aborted: list[Piece] = field(default_factory=list)
+    policy: str = ""
+
+    @classmethod
+    def empty(cls, n_jobs: int, policy: str = "") -> "Schedule":
+        return cls(
+            start=np.full(n_jobs, np.nan),
+            end=np.full(n_jobs, np.nan),
+            status=np.zeros(n_jobs, dtype=np.int8),
+            alloc=[None] * n_jobs,
+            policy=policy,
+        )
+
+    def __len__(self) -> int:
+        return int(self.start.shape[0])
