@@ -1,0 +1,112 @@
+"""Conservative backfilling: hand-checked schedules and reservation invariants.
+
+Source: spec 000-ch4-5 sections 4.1-4.2; issue 2 (compression when jobs end early).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from strategies import rigid_instances
+
+from schedlab.engine import simulate
+from schedlab.platform import Machine
+from schedlab.policies import make_policy
+from schedlab.policies.rigid import Conservative
+from schedlab.schedule import Instance
+from schedlab.validation import validate
+from schedlab.workload.jobs import JobTable
+
+
+class RecordingConservative(Conservative):
+    """Conservative that records every reservation start it gives each job."""
+
+    def reset(self, ctx):
+        super().reset(ctx)
+        self.history = {}
+
+    def _reserve(self, row, start, now):
+        self.history.setdefault(row, []).append(start)
+        super()._reserve(row, start, now)
+
+
+def run(submit, run_time, requested, procs, n_procs, **params):
+    jobs = JobTable.from_arrays(submit=submit, run_time=run_time, requested_time=requested, procs=procs)
+    instance = Instance(jobs, Machine(n_procs))
+    policy = RecordingConservative(**params)
+    schedule = simulate(instance, policy)
+    validate(instance, schedule)
+    return schedule, policy.history
+
+
+def test_every_job_gets_a_reservation_and_later_jobs_fill_holes():
+    """P = 4. Job 1 (2 procs, 0-10); job 2 (4 procs) reserved at 10; job 3 (2 procs, 5 s)
+    fits the hole now: backfilled at 0; job 4 (2 procs, 20 s) would overlap job 2's
+    reservation, so it is reserved after it, at 20."""
+    s, hist = run([0, 0, 0, 0], [10, 10, 5, 20], [10, 10, 5, 20], [2, 4, 2, 2], 4)
+    assert s.start.tolist() == [0, 10, 0, 20]
+    assert hist[1] == [10] and hist[3] == [20]
+
+
+def test_early_end_compresses_reservations():
+    """Job 1 asks 10 s but ends at 4: job 2's reservation moves from 10 to 4, and job 3,
+    reserved behind job 2 at 20, moves to 14."""
+    s, hist = run([0, 0, 0], [4, 10, 5], [10, 10, 5], [4, 4, 4], 4)
+    assert s.start.tolist() == [0, 4, 14]
+    assert hist[1] == [10, 4] and hist[2] == [20, 14]
+
+
+def test_start_now_compression_moves_only_jobs_that_can_start_now():
+    """Same instance, seed 000 ch.5 reassignment: at 4 job 2 starts now; job 3 cannot
+    start now, keeps 20 (never moved to an intermediate time)."""
+    s, hist = run([0, 0, 0], [4, 10, 5], [10, 10, 5], [4, 4, 4], 4, compress="start-now")
+    assert s.start.tolist() == [0, 4, 20]
+    assert hist[2] == [20]
+
+
+def test_full_compression_can_move_to_an_intermediate_time():
+    """P = 2. Job 1 (1 proc) asks 10, ends at 2; job 2 (1 proc, 0-6) keeps running.
+    Job 3 (2 procs, 5 s) was reserved at 10; at 2 it cannot start (job 2 busy until 6)
+    but full compression moves it to 6."""
+    s, hist = run([0, 0, 0], [2, 6, 5], [10, 6, 5], [1, 1, 2], 2)
+    assert s.start.tolist() == [0, 0, 6]
+    assert hist[2] == [10, 6]
+
+
+@pytest.mark.parametrize("compress", ["full", "start-now"])
+@settings(max_examples=200)
+@given(instance=rigid_instances())
+def test_reservations_never_move_later_and_jobs_start_at_them(instance, compress):
+    policy = RecordingConservative(compress=compress)
+    s = simulate(instance, policy)
+    validate(instance, s)
+    for row, starts in policy.history.items():
+        assert all(b <= a for a, b in zip(starts, starts[1:])), f"job row {row} reservations {starts}"
+        assert s.start[row] == starts[-1]
+    assert set(policy.history) == set(range(len(instance.jobs)))
+
+
+@settings(max_examples=100)
+@given(instance=rigid_instances(kills=False))
+def test_exact_estimates_mean_no_compression_and_equal_modes(instance):
+    """With run time = requested time nothing ends early, so both modes agree and no
+    job is ever re-reserved."""
+    jobs = instance.jobs
+    exact = Instance(
+        JobTable.from_arrays(submit=jobs.submit, run_time=jobs.requested_time, procs=jobs.procs, id=jobs.id),
+        instance.platform,
+    )
+    a = RecordingConservative(compress="full")
+    b = RecordingConservative(compress="start-now")
+    sa, sb = simulate(exact, a), simulate(exact, b)
+    assert np.array_equal(sa.start, sb.start)
+    assert all(len(v) == 1 for v in a.history.values())
+
+
+def test_conservative_rejects_unknown_options():
+    from schedlab.errors import InputError
+
+    jobs = JobTable.from_arrays(submit=[0], run_time=[1], procs=[1])
+    with pytest.raises(InputError, match="compress"):
+        simulate(Instance(jobs, Machine(1)), make_policy("conservative", {"compress": "sometimes"}))
