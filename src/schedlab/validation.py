@@ -112,15 +112,15 @@ def validate(instance: Instance, schedule: Schedule, *, allow_rejected: bool = F
     bad = started & ~(np.isfinite(start) & np.isfinite(end))
     if bad.any():
         i = _first(bad)
-        raise ValidationError(f"job {ids[i]}: started ({_status_name(status[i])}) but start = {start[i]!r}, end = {end[i]!r}; expected finite times")
+        raise ValidationError(f"job {ids[i]}: started ({_status_name(status[i])}) but start = {_r(start[i])}, end = {_r(end[i])}; expected finite times")
     bad = ~started & ~(np.isnan(start) & np.isnan(end))
     if bad.any():
         i = _first(bad)
-        raise ValidationError(f"job {ids[i]}: never started ({_status_name(status[i])}) but start = {start[i]!r}, end = {end[i]!r}; expected NaN")
+        raise ValidationError(f"job {ids[i]}: never started ({_status_name(status[i])}) but start = {_r(start[i])}, end = {_r(end[i])}; expected NaN")
     alloc = schedule.alloc
     for i in np.flatnonzero(~started).tolist():
         if alloc[i] is not None and len(alloc[i]) != 0:
-            raise ValidationError(f"job {ids[i]}: never started ({_status_name(status[i])}) but has allocation {alloc[i]!r}")
+            raise ValidationError(f"job {ids[i]}: never started ({_status_name(status[i])}) but has allocation {_r(alloc[i])}")
     for i in np.flatnonzero(started).tolist():
         if alloc[i] is None:
             raise ValidationError(f"job {ids[i]}: started ({_status_name(status[i])}) but has no allocation")
@@ -129,7 +129,7 @@ def validate(instance: Instance, schedule: Schedule, *, allow_rejected: bool = F
     bad = started & (start < jobs.submit)
     if bad.any():
         i = _first(bad)
-        raise ValidationError(f"job {ids[i]}: starts at {start[i]!r}, before its submit time {jobs.submit[i]!r}")
+        raise ValidationError(f"job {ids[i]}: starts at {_r(start[i])}, before its submit time {_r(jobs.submit[i])}")
 
     # 5. KILLED iff run_time > requested_time
     too_long = jobs.run_time > jobs.requested_time
@@ -137,8 +137,8 @@ def validate(instance: Instance, schedule: Schedule, *, allow_rejected: bool = F
     if bad.any():
         i = _first(bad)
         expected = "KILLED" if too_long[i] else "COMPLETED"
-        raise ValidationError(f"job {ids[i]}: status {_status_name(status[i])} but run time {jobs.run_time[i]!r} "
-                              f"and requested time {jobs.requested_time[i]!r} make it {expected}")
+        raise ValidationError(f"job {ids[i]}: status {_status_name(status[i])} but run time {_r(jobs.run_time[i])} "
+                              f"and requested time {_r(jobs.requested_time[i])} make it {expected}")
 
     # 6. end - start == min(run_time, requested_time)
     duration = np.minimum(jobs.run_time, jobs.requested_time)
@@ -147,8 +147,8 @@ def validate(instance: Instance, schedule: Schedule, *, allow_rejected: bool = F
         bad = started & ~(error <= rtol * np.maximum(1.0, np.abs(end)))
     if bad.any():
         i = _first(bad)
-        raise ValidationError(f"job {ids[i]}: runs from {start[i]!r} to {end[i]!r} ({end[i] - start[i]!r} s), expected "
-                              f"min(run time, requested time) = {duration[i]!r} s")
+        raise ValidationError(f"job {ids[i]}: runs from {_r(start[i])} to {_r(end[i])} ({_r(end[i] - start[i])} s), expected "
+                              f"min(run time, requested time) = {_r(duration[i])} s")
 
     # 7. final allocations
     rows = np.flatnonzero(started)
@@ -181,6 +181,11 @@ def validate(instance: Instance, schedule: Schedule, *, allow_rejected: bool = F
 # -- helpers -------------------------------------------------------------------
 
 
+def _r(value) -> str:
+    """``repr`` of a value for a message, numpy scalars as Python numbers (``5.0``, not ``np.float64(5.0)``)."""
+    return repr(value.item() if isinstance(value, np.generic) else value)
+
+
 def _first(mask: np.ndarray) -> int:
     return int(np.flatnonzero(mask)[0])
 
@@ -203,12 +208,12 @@ def _check_lengths(schedule: Schedule, n: int) -> None:
 def _alloc_problem(alloc, procs: int, n_procs: int) -> str | None:
     """Why ``alloc`` is not a normalized allocation of ``procs`` processors, or None. Slow, exact."""
     if not isinstance(alloc, tuple):
-        return f"{alloc!r} is a {type(alloc).__name__}, expected a tuple of (lo, hi) ranges"
+        return f"{_r(alloc)} is a {type(alloc).__name__}, expected a tuple of (lo, hi) ranges"
     total = 0
     prev_hi = None
     for r in alloc:
         if not isinstance(r, tuple) or len(r) != 2 or not all(isinstance(v, (int, np.integer)) and not isinstance(v, bool) for v in r):
-            return f"range {r!r} is not a pair of integers (lo, hi)"
+            return f"range {_r(r)} is not a pair of integers (lo, hi)"
         lo, hi = int(r[0]), int(r[1])
         if lo >= hi:
             return f"range ({lo}, {hi}) is empty or reversed, expected lo < hi"
@@ -248,7 +253,9 @@ def _flatten(allocs: list, procs: np.ndarray, n_procs: int, label) -> tuple[np.n
         ):
             ranges = None
     if ranges is None:
-        bad_index = next(j for j in range(k) if _alloc_problem(allocs[j], int(procs[j]), n_procs) is not None)
+        bad_index = next((j for j in range(k) if _alloc_problem(allocs[j], int(procs[j]), n_procs) is not None), None)
+        if bad_index is None:  # legal, but not plain tuples (e.g. named-tuple ranges): check plain copies
+            return _flatten([tuple((int(lo), int(hi)) for lo, hi in a) for a in allocs], procs, n_procs, label)
     else:
         count = np.fromiter(map(len, allocs), dtype=np.int64, count=k)
         flat = np.fromiter(values, dtype=np.int64, count=len(values)) if ranges else empty
@@ -278,7 +285,7 @@ def _check_pieces(pieces: list, jobs, final_start: np.ndarray, n: int) -> tuple[
     for k, piece in enumerate(pieces):
         row = piece.job
         if not isinstance(row, (int, np.integer)) or isinstance(row, bool) or not 0 <= int(row) < n:
-            raise ValidationError(f"aborted piece {k}: job row {row!r} is not a row of the job table (0..{n - 1})")
+            raise ValidationError(f"aborted piece {k}: job row {_r(row)} is not a row of the job table (0..{n - 1})")
         rows[k] = int(row)
     p_start = np.fromiter((p.start for p in pieces), dtype=np.float64, count=m)
     p_end = np.fromiter((p.end for p in pieces), dtype=np.float64, count=m)
@@ -289,11 +296,11 @@ def _check_pieces(pieces: list, jobs, final_start: np.ndarray, n: int) -> tuple[
             k = _first(mask)
             raise ValidationError(f"job {ids[rows[k]]}: aborted piece {k} " + text(k))
 
-    fail(~(np.isfinite(p_start) & np.isfinite(p_end)), lambda k: f"has start = {p_start[k]!r}, end = {p_end[k]!r}; expected finite times")
-    fail(p_start < jobs.submit[rows], lambda k: f"starts at {p_start[k]!r}, before its submit time {jobs.submit[rows[k]]!r}")
-    fail(p_end < p_start, lambda k: f"ends at {p_end[k]!r}, before it starts at {p_start[k]!r}")
+    fail(~(np.isfinite(p_start) & np.isfinite(p_end)), lambda k: f"has start = {_r(p_start[k])}, end = {_r(p_end[k])}; expected finite times")
+    fail(p_start < jobs.submit[rows], lambda k: f"starts at {_r(p_start[k])}, before its submit time {_r(jobs.submit[rows[k]])}")
+    fail(p_end < p_start, lambda k: f"ends at {_r(p_end[k])}, before it starts at {_r(p_start[k])}")
     fs = final_start[rows]
-    fail(np.isfinite(fs) & (p_end > fs), lambda k: f"ends at {p_end[k]!r}, after the job's final start {fs[k]!r}")
+    fail(np.isfinite(fs) & (p_end > fs), lambda k: f"ends at {_r(p_end[k])}, after the job's final start {_r(fs[k])}")
     if m > 1:
         order = np.lexsort((np.arange(m), p_start, rows))
         same = rows[order[1:]] == rows[order[:-1]]
@@ -303,8 +310,8 @@ def _check_pieces(pieces: list, jobs, final_start: np.ndarray, n: int) -> tuple[
             j = np.flatnonzero(overlap)
             pairs = np.stack([order[j], order[j + 1]], axis=1)
             a, b = sorted(pairs[np.argmin(pairs.min(axis=1))].tolist())
-            raise ValidationError(f"job {ids[rows[a]]}: aborted pieces {a} ({p_start[a]!r} to {p_end[a]!r}) and {b} "
-                                  f"({p_start[b]!r} to {p_end[b]!r}) overlap in time")
+            raise ValidationError(f"job {ids[rows[a]]}: aborted pieces {a} ({_r(p_start[a])} to {_r(p_end[a])}) and {b} "
+                                  f"({_r(p_start[b])} to {_r(p_end[b])}) overlap in time")
     return rows, p_start, p_end
 
 
@@ -353,7 +360,7 @@ def _report_double_booking(p, e, exec_row, exec_start, exec_end, n_final, lo, hi
 
     def describe(x: int) -> str:
         kind = "" if x < n_final else f" (aborted piece {x - n_final})"
-        return f"job {ids[exec_row[x]]}{kind} from {exec_start[x]!r} to {exec_end[x]!r}"
+        return f"job {ids[exec_row[x]]}{kind} from {_r(exec_start[x])} to {_r(exec_end[x])}"
 
     first = describe(other) if other >= 0 else "another execution"
-    raise ValidationError(f"processor {p} is used by {first} and by {describe(e)} at time {t!r}")
+    raise ValidationError(f"processor {p} is used by {first} and by {describe(e)} at time {_r(t)}")
