@@ -22,9 +22,7 @@ O(B) per waiting job (start-now: O(1) for a job that cannot start now).
 from __future__ import annotations
 
 import heapq
-import math
 from bisect import bisect_left, insort
-from itertools import accumulate
 
 from schedlab.engine.simulator import Context
 from schedlab.errors import InputError
@@ -124,41 +122,27 @@ class Conservative:
         """Move reservations earlier, in queue order (see the module docstring).
 
         A job can only move to a breakpoint before its start where at least its
-        processor count is free, so a prefix maximum of the free counts (rebuilt
-        only after a move) rules most jobs out in O(log B).
+        processor count is free, so the maximum free count before its start
+        (one C-level ``max`` over a list slice) rules most jobs out cheaply.
         """
         profile, procs, estimate, res_start = self.profile, self.procs, self.estimate, self.res_start
+        times, free = profile.times, profile.free
         row_of_rank = self.row_of_rank
         start_now_only = self.compress == "start-now"
-        best_before = list(accumulate(profile.free, max))
         for r in self.reserved:
             row = row_of_rank[r]
             old = res_start[row]
             if old <= now:
                 continue
-            k, d = procs[row], estimate[row]
-            if start_now_only:
-                if profile.free[0] < k:
-                    continue
-                before = math.nextafter(now, INF)
-            else:
-                i = bisect_left(profile.times, old) - 1  # last breakpoint before old
-                if best_before[i] < k:
-                    continue
-                before = old
-            old_end = old + d
-            lo = profile._split(old)
-            hi = profile._split(old_end)
-            new = profile.earliest(k, d, before=before, own=(old, old_end, k))
-            if new < old:
-                profile.release(old, old_end, k)
+            k = procs[row]
+            stop = bisect_left(times, old)  # breakpoints strictly before old (>= 1: old > now = times[0])
+            if (free[0] if start_now_only else max(free[:stop])) < k:
+                continue
+            d = estimate[row]
+            new = profile.earliest(k, d, stop)
+            if new < old and (new == now or not start_now_only):
+                profile.release(old, old + d, k)
                 self._reserve(row, new, now)
-                best_before = list(accumulate(profile.free, max))
-            else:
-                profile._merge_at(hi)
-                profile._merge_at(lo)
-                if len(best_before) != len(profile.times):  # a merge removed an old breakpoint
-                    best_before = list(accumulate(profile.free, max))
 
     def _start_due(self, now: float) -> None:
         starts, res_start, row_of_rank = self.starts, self.res_start, self.row_of_rank

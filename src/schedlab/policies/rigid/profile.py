@@ -72,34 +72,31 @@ class Profile:
     def release(self, start: float, end: float, procs: int) -> None:
         self.add(start, end, procs)
 
-    def earliest(self, procs: int, duration: float, before: float = INF, own: tuple[float, float, int] | None = None) -> float:
-        """Earliest start >= times[0] of a window of ``duration`` with ``procs`` free processors.
+    def earliest(self, procs: int, duration: float, stop: int | None = None) -> float:
+        """Earliest start >= times[0] of a window of ``duration`` with ``procs`` free processors; INF if none.
 
-        Only starts strictly before ``before`` are considered (INF if none is found).
-        ``own = (start, end, procs)`` counts those processors as free over that range:
-        the caller's own reservation, which it would give up if it moved.
         Slice starts are sufficient candidates (spec 000-ch4-5 section 4.1).
+        With ``stop``, only the breakpoints before index ``stop`` are candidate
+        starts, and from ``times[stop]`` on every processor counts as free: the
+        question a reservation starting at ``times[stop]`` asks when it tries to
+        move earlier, since any earlier window of its length ends inside its own
+        reservation, where its processors are free for it.
+        Cost: O(B), each breakpoint read at most twice.
         """
         times, free = self.times, self.free
-        n = len(times)
-        own_lo, own_hi, own_k = own if own is not None else (INF, INF, 0)
+        n = len(times) if stop is None else stop
         i = 0
         while i < n:
-            t = times[i]
-            if t >= before:
-                return INF
-            f = free[i] + (own_k if own_lo <= t < own_hi else 0)
-            if f < procs:
+            if free[i] < procs:
                 i += 1
                 continue
-            end = t + duration
+            end = times[i] + duration
             j = i + 1
             while j < n and times[j] < end:
-                tj = times[j]
-                if free[j] + (own_k if own_lo <= tj < own_hi else 0) < procs:
+                if free[j] < procs:
                     break
                 j += 1
             else:
-                return t
+                return times[i]
             i = j + 1
         return INF
