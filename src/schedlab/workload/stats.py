@@ -1,0 +1,109 @@
+"""A trace at a glance: size, span, offered load, job-size and run-time distributions.
+
+``trace_summary`` returns plain data (str, int, float, None, lists and flat
+dicts of them) so the CLI can print it as a table or ``--json``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from schedlab.workload.filters import to_jobs
+from schedlab.workload.swf import SwfTrace
+
+__all__ = ["trace_summary"]
+
+_QUANTILES = (("min", 0.0), ("p25", 0.25), ("p50", 0.5), ("p75", 0.75), ("p90", 0.9), ("max", 1.0))
+
+
+def trace_summary(trace: SwfTrace, *, procs: int | None = None) -> dict:
+    """Summary statistics of an SWF trace.
+
+    Parameters
+    ----------
+    trace : SwfTrace
+    procs : int, optional
+        Machine size P; default from the header (see ``machine_size``).
+
+    Returns
+    -------
+    dict
+        ``source``; ``jobs`` (lines in the trace); ``machine_procs``,
+        ``machine_how``; ``start_submit``, ``end_submit``, ``span_seconds``
+        (over jobs with submit >= 0; None when there is none); ``kept_jobs``
+        (after the default filters of :func:`to_jobs`); ``load`` = sum of
+        run_time * procs over kept jobs / (P * span_seconds) (None when the
+        span is 0); ``job_size`` and ``run_time``: min/p25/p50/p75/p90/max over
+        kept jobs, plus for sizes ``serial_fraction`` (1 processor) and
+        ``power_of_two_fraction``; ``estimate_accuracy``: median, over kept
+        jobs that give a requested time (field 9 > 0), of run_time /
+        requested_time, with ``jobs`` that count; ``users`` (distinct user
+        ids >= 0 over all jobs); ``filters``: ``[description, dropped]`` pairs
+        of the default filters, in order.
+
+    Raises
+    ------
+    InputError
+        When the machine size cannot be chosen (see ``machine_size``).
+
+    Notes
+    -----
+    Quantiles are sample values (numpy's ``inverted_cdf``), None when no job
+    is kept. Jobs without a requested time are left out of the estimate
+    accuracy, because their estimate falls back to the run time and would
+    count as perfect. Cost: O(n log n) (the quantiles).
+    """
+    jobs, report = to_jobs(trace, procs=procs, keep=("requested_time",))
+    submit = trace.columns["submit_time"]
+    known = submit[submit >= 0]
+    if known.size:
+        start, end = float(known.min()), float(known.max())
+        span: float | None = end - start
+    else:
+        start = end = span = None
+    if span and len(jobs):
+        load = float(np.sum(jobs.run_time * jobs.procs) / (report.machine_procs * span))
+    else:
+        load = None
+
+    sizes = jobs.procs
+    if len(jobs):
+        serial = float(np.mean(sizes == 1))
+        power_of_two = float(np.mean((sizes & (sizes - 1)) == 0))
+    else:
+        serial = power_of_two = None
+    job_size = {**_quantiles(sizes, int), "serial_fraction": serial, "power_of_two_fraction": power_of_two}
+    run_time = _quantiles(jobs.run_time, float)
+
+    requested = jobs.extra["requested_time"]  # field 9 as given, -1 when unknown
+    with_estimate = requested > 0
+    ratio = jobs.run_time[with_estimate] / requested[with_estimate]
+    accuracy = {
+        "median": float(np.median(ratio)) if ratio.size else None,
+        "jobs": int(ratio.size),
+    }
+    users = trace.columns["user_id"]
+    return {
+        "source": trace.source,
+        "jobs": len(trace),
+        "machine_procs": report.machine_procs,
+        "machine_how": report.machine_how,
+        "start_submit": start,
+        "end_submit": end,
+        "span_seconds": span,
+        "kept_jobs": report.kept,
+        "load": load,
+        "job_size": job_size,
+        "run_time": run_time,
+        "estimate_accuracy": accuracy,
+        "users": int(np.unique(users[users >= 0]).size),
+        "filters": [[what, count] for what, count in report.dropped],
+    }
+
+
+def _quantiles(values: np.ndarray, kind) -> dict[str, int | float | None]:
+    if values.size == 0:
+        return {name: None for name, _ in _QUANTILES}
+    points = np.quantile(values, [q for _, q in _QUANTILES], method="inverted_cdf")
+    return {name: kind(point) for (name, _), point in zip(_QUANTILES, points)}
+
