@@ -3,6 +3,8 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 TRACES ?= ../shared/traces
+# Slow tests (full real traces, a few minutes) run in CI; `make test PYTEST_ARGS=` runs them here too.
+PYTEST_ARGS ?= -m "not slow"
 
 .PHONY: demo test bench clean
 

@@ -1,6 +1,18 @@
 """schedlab: design, simulate, compare and run resource allocation policies for parallel systems."""
 
-from schedlab.errors import IllegalDecision, InputError, SchedlabError, ValidationError
-
-__all__ = ["IllegalDecision", "InputError", "SchedlabError", "ValidationError"]
 __version__ = "0.1.0"
+
+from schedlab.errors import IllegalDecision, InputError, SchedlabError, ValidationError  # noqa: E402
+from schedlab.runner import Run, load_instance, run  # noqa: E402
+from schedlab.validation import validate  # noqa: E402
+
+__all__ = [
+    "IllegalDecision",
+    "InputError",
+    "Run",
+    "SchedlabError",
+    "ValidationError",
+    "load_instance",
+    "run",
+    "validate",
+]
