@@ -28,3 +28,18 @@ def rigid_instances(draw, max_jobs: int = 12, max_procs: int = 8, max_time: int 
     ids = draw(st.permutations(list(range(1, n + 1))))
     jobs = JobTable.from_arrays(submit=submit, run_time=run, requested_time=requested, procs=procs, id=ids)
     return Instance(jobs, Machine(n_procs))
+
+
+@st.composite
+def job_tables(draw, min_jobs: int = 0, max_jobs: int = 15, max_procs: int = 4096, max_id: int = 2**40):
+    """Valid JobTables with unsorted float submit times, unique ids, and run times that may exceed the estimate."""
+    n = draw(st.integers(min_jobs, max_jobs))
+    times = st.floats(min_value=0, max_value=1e9, allow_nan=False, allow_infinity=False)
+    positive = st.floats(min_value=1e-6, max_value=1e7, allow_nan=False, allow_infinity=False) | st.integers(1, 10**6).map(float)
+    return JobTable.from_arrays(
+        id=draw(st.lists(st.integers(1, max_id), min_size=n, max_size=n, unique=True)),
+        submit=draw(st.lists(times, min_size=n, max_size=n)),
+        run_time=draw(st.lists(positive, min_size=n, max_size=n)),
+        requested_time=draw(st.lists(positive, min_size=n, max_size=n)),
+        procs=draw(st.lists(st.integers(1, max_procs), min_size=n, max_size=n)),
+    )

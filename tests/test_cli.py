@@ -123,3 +123,16 @@ def test_policies_lists_the_registry():
     assert result.exit_code == 0
     for name in ("fcfs", "easy", "conservative", "order=fcfs", "compress=full"):
         assert name in result.stdout
+
+
+def test_trace_convert_round_trip_swf_json_swf(tmp_path, data_dir):
+    json_path, swf_path = tmp_path / "tiny.json", tmp_path / "tiny.swf.gz"
+    assert invoke("trace", "convert", data_dir / "tiny.swf", json_path).exit_code == 0
+    assert invoke("trace", "convert", json_path, swf_path).exit_code == 0
+    (original, _), (via_json, _), (back, _) = (load_instance(p) for p in (data_dir / "tiny.swf", json_path, swf_path))
+    assert via_json.platform.n_procs == back.platform.n_procs == 16
+    for a in (via_json.jobs, back.jobs):
+        for column in ("id", "submit", "run_time", "requested_time", "procs"):
+            assert getattr(a, column).tolist() == getattr(original.jobs, column).tolist()
+    result = invoke("trace", "convert", data_dir / "tiny.swf", json_path)
+    assert result.exit_code == 1 and "exists" in result.stderr

@@ -195,6 +195,36 @@ def trace_info(
     out.print(_summary_table(summary))
 
 
+@trace_app.command("convert")
+def trace_convert(
+    source: Annotated[Path, typer.Argument(help="SWF trace (.swf, .swf.gz) or Batsim JSON workload (.json).")],
+    target: Annotated[Path, typer.Argument(help="Output: .json (Batsim) or .swf / .swf.gz.")],
+    procs: Annotated[Optional[int], typer.Option(help="Machine size P (default: the header's MaxProcs, or nb_res).")] = None,
+    status: Annotated[Optional[int], typer.Option(help="Keep only jobs with this SWF status.")] = None,
+    window: Annotated[Optional[str], typer.Option(help="Keep only jobs submitted in START:END seconds.")] = None,
+    force: Annotated[bool, typer.Option(help="Overwrite TARGET.")] = False,
+) -> None:
+    """Convert a workload between SWF and Batsim JSON, with the same filters as `simulate` (reported)."""
+    from schedlab.runner import load_instance
+    from schedlab.workload.batsim import write_batsim
+    from schedlab.workload.swf import write_swf
+
+    with _one_line_errors():
+        name = target.name
+        if not name.endswith((".json", ".swf", ".swf.gz")):
+            raise InputError(str(target), message="unknown output format, expected a .json, .swf or .swf.gz file")
+        if target.exists() and not force:
+            raise InputError(str(target), message="exists (use --force to overwrite)")
+        instance, report = load_instance(source, procs=procs, status=status, window=_parse_window(window))
+        if name.endswith(".json"):
+            write_batsim(target, instance.jobs, instance.platform.n_procs)
+        else:
+            write_swf(target, instance.jobs, {"MaxProcs": instance.platform.n_procs, "MaxJobs": len(instance.jobs)})
+    for line in report.lines() if report is not None else ():
+        err.print(line, markup=False)
+    err.print(f"wrote {len(instance.jobs):,} jobs to {target}", markup=False)
+
+
 def _summary_table(summary: dict) -> Table:
     table = Table("field", "value", title=str(summary.get("source", "")), show_header=False)
     for key, value in summary.items():

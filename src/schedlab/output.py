@@ -88,21 +88,9 @@ FINAL_STATES = {
 }
 """Batsim's words (``job_state_to_string``) for the statuses a finished schedule may hold."""
 
-_FLOAT_COLUMNS = (
-    "submission_time",
-    "requested_time",
-    "starting_time",
-    "execution_time",
-    "finish_time",
-    "waiting_time",
-    "turnaround_time",
-    "stretch",
-    "run_time",
-    "bounded_slowdown",
-    "bounded_slowdown_unclamped",
-)
 _INT_COLUMNS = ("requested_number_of_resources", "success", "n_aborted")
 _TEXT_COLUMNS = ("allocated_resources", "final_state")
+_FLOAT_COLUMNS = tuple(c for c in BATSIM_COLUMNS + EXTRA_COLUMNS if c not in ("job_id",) + _INT_COLUMNS + _TEXT_COLUMNS)
 _INTEGRAL_LIMIT = 2.0**53
 # pandas >= 3 parses floats exactly by default and deprecates ``float_precision`` (a warning per read);
 # older pandas needs "round_trip" to give back exactly the float written.

@@ -8,7 +8,7 @@ import re
 import numpy as np
 import pytest
 from hypothesis import given
-from hypothesis import strategies as st
+from strategies import job_tables
 
 from schedlab.errors import InputError
 from schedlab.workload import JobTable, read_batsim, write_batsim
@@ -137,21 +137,7 @@ def test_hand_made_round_trip(data_dir, tmp_path):
     assert_tables_equal(again, jobs)
 
 
-@st.composite
-def job_tables(draw) -> JobTable:
-    n = draw(st.integers(0, 12))
-    times = st.floats(min_value=0, max_value=1e9, allow_nan=False, allow_infinity=False)
-    positive = st.floats(min_value=1e-3, max_value=1e6, allow_nan=False, allow_infinity=False) | st.integers(1, 10**6).map(float)
-    return JobTable.from_arrays(
-        id=draw(st.lists(st.integers(0, 2**53), min_size=n, max_size=n, unique=True)),
-        submit=draw(st.lists(times, min_size=n, max_size=n)),
-        run_time=draw(st.lists(positive, min_size=n, max_size=n)),
-        requested_time=draw(st.lists(positive, min_size=n, max_size=n)),
-        procs=draw(st.lists(st.integers(1, 64), min_size=n, max_size=n)),
-    )
-
-
-@given(jobs=job_tables())
+@given(jobs=job_tables(max_jobs=12, max_procs=64, max_id=2**53))
 def test_round_trip_property(tmp_path_factory, jobs):
     """JobTable -> JSON -> JobTable gives the same arrays; writing twice gives the same bytes."""
     folder = tmp_path_factory.mktemp("batsim")

@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
+from strategies import job_tables
 
 from schedlab.errors import InputError
 from schedlab.workload import JobTable, estimates, processors, read_swf, to_jobs, write_swf
@@ -143,22 +144,7 @@ def test_largest_job_machine_keeps_every_job(data_dir):
 # ----------------------------------------------------------------------------- property: write, read, filter
 
 
-@st.composite
-def job_tables(draw, max_jobs: int = 15) -> JobTable:
-    """Valid JobTables with unsorted float submit times, unique ids, optional kills."""
-    n = draw(st.integers(1, max_jobs))
-    times = st.floats(min_value=0, max_value=1e9, allow_nan=False, allow_infinity=False)
-    positive = st.floats(min_value=1e-6, max_value=1e7, allow_nan=False, allow_infinity=False)
-    return JobTable.from_arrays(
-        id=draw(st.lists(st.integers(1, 2**40), min_size=n, max_size=n, unique=True)),
-        submit=draw(st.lists(times, min_size=n, max_size=n)),
-        run_time=draw(st.lists(positive, min_size=n, max_size=n)),
-        requested_time=draw(st.lists(positive, min_size=n, max_size=n)),
-        procs=draw(st.lists(st.integers(1, 4096), min_size=n, max_size=n)),
-    )
-
-
-@given(jobs=job_tables(), with_header=st.booleans(), gz=st.booleans())
+@given(jobs=job_tables(min_jobs=1), with_header=st.booleans(), gz=st.booleans())
 @example(
     jobs=JobTable.from_arrays(submit=[0.1, 0.0], run_time=[1 / 3, 0.1 + 0.2], requested_time=[2.0**51 + 0.5, 7.0], procs=[3, 1]),
     with_header=False,

@@ -215,7 +215,7 @@ def simulate(
     sub_times = jobs.submit[order].tolist()
     sub_times.append(np.inf)
     ends, timers, state, free = ctx._ends, ctx._timers, ctx._state, ctx.free
-    end_times, killed, allocs = ctx._end, ctx._killed, ctx._alloc
+    end_times, allocs = ctx._end, ctx._alloc
     attempt = ctx._attempt
     heappop = heapq.heappop
     inf = np.inf

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from bisect import bisect_left
+
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -78,3 +80,22 @@ def test_profile_earliest_matches_brute_force(reservations, procs, duration):
     assert profile.earliest(procs, float(duration)) == expected
     for t in range(40):
         assert profile.free_at(float(t)) == n_procs - usage[t]
+
+
+@given(st.lists(st.tuples(st.integers(0, 20), st.integers(1, 10), st.integers(1, 4)), max_size=12), st.integers(1, 4), st.integers(1, 10), st.integers(1, 30))
+def test_profile_earliest_before_a_reservation_matches_brute_force(reservations, procs, duration, own_start):
+    """With ``stop``, starts are breakpoints before ``times[stop]`` and everything from there on counts as free
+    (the caller's own reservation): the question a conservative reservation asks when it tries to move earlier."""
+    n_procs = 4
+    profile = Profile(n_procs, 0.0)
+    usage = [0] * 60
+    for start, length, k in reservations:
+        if all(usage[t] + k <= n_procs for t in range(start, start + length)):
+            profile.reserve(float(start), float(start + length), k)
+            for t in range(start, start + length):
+                usage[t] += k
+    stop = bisect_left(profile.times, float(own_start))
+    limit = profile.times[stop] if stop < len(profile.times) else float("inf")
+    fits = [t for t in range(60) if t < limit and all(usage[u] + procs <= n_procs for u in range(t, min(t + duration, int(min(limit, 60)))))]
+    expected = fits[0] if fits else float("inf")
+    assert profile.earliest(procs, float(duration), stop) == expected
