@@ -10,13 +10,15 @@ from schedlab.workload.jobs import JobTable
 
 
 @st.composite
-def rigid_instances(draw, max_jobs: int = 12, max_procs: int = 8, max_time: int = 20, kills: bool = True):
+def rigid_instances(draw, max_jobs: int = 12, max_procs: int = 8, max_time: int = 20, kills: bool = True,
+                    min_procs: int = 1, sequential: bool = False):
     """A machine of 1..max_procs processors and up to max_jobs jobs with integer times.
 
     Submit times collide often (small range) so ties are exercised; run times may
-    exceed requested times (killed at walltime) when ``kills``.
+    exceed requested times (killed at walltime) when ``kills``; ``sequential``
+    gives one-processor tasks on at least ``min_procs`` processors.
     """
-    n_procs = draw(st.integers(1, max_procs))
+    n_procs = draw(st.integers(min_procs, max_procs))
     n = draw(st.integers(1, max_jobs))
     submit = draw(st.lists(st.integers(0, max_time), min_size=n, max_size=n))
     requested = draw(st.lists(st.integers(1, max_time), min_size=n, max_size=n))
@@ -24,7 +26,7 @@ def rigid_instances(draw, max_jobs: int = 12, max_procs: int = 8, max_time: int 
         run = [draw(st.integers(1, r + 3)) for r in requested]
     else:
         run = [draw(st.integers(1, r)) for r in requested]
-    procs = draw(st.lists(st.integers(1, n_procs), min_size=n, max_size=n))
+    procs = [1] * n if sequential else draw(st.lists(st.integers(1, n_procs), min_size=n, max_size=n))
     ids = draw(st.permutations(list(range(1, n + 1))))
     jobs = JobTable.from_arrays(submit=submit, run_time=run, requested_time=requested, procs=procs, id=ids)
     return Instance(jobs, Machine(n_procs))

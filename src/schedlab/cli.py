@@ -17,6 +17,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from schedlab.cli_tasks import tasks_app
 from schedlab.errors import InputError, SchedlabError
 
 app = typer.Typer(
@@ -27,6 +28,7 @@ app = typer.Typer(
 )
 trace_app = typer.Typer(help="Inspect workload traces.", no_args_is_help=True)
 app.add_typer(trace_app, name="trace")
+app.add_typer(tasks_app, name="tasks")
 
 out = Console(highlight=False)
 err = Console(stderr=True, highlight=False)

@@ -10,12 +10,29 @@ import inspect
 
 from schedlab.errors import InputError
 from schedlab.policies.rigid import EASY, FCFS, Conservative
+from schedlab.policies.tasks import GSPT, GSPTRD, GSPTRR, SPT, SPTRD, SPTRR
 
 POLICIES = {
     "fcfs": FCFS,
     "easy": EASY,
     "conservative": Conservative,
+    "gspt": GSPT,
+    "gspt-rd": GSPTRD,
+    "gspt-rr": GSPTRR,
+    "spt": SPT,
+    "spt-rd": SPTRD,
+    "spt-rr": SPTRR,
 }
+_TRUE, _FALSE = ("true", "yes", "1"), ("false", "no", "0")
+
+
+def _convert(value: str, default):
+    """A ``--param`` string as the type of the parameter's default (bools from true/false, yes/no, 1/0)."""
+    if isinstance(default, bool):
+        if value.lower() not in _TRUE + _FALSE:
+            raise ValueError(value)
+        return value.lower() in _TRUE
+    return type(default)(value)
 
 
 def make_policy(name: str, params: dict[str, str] | None = None):
@@ -37,7 +54,7 @@ def make_policy(name: str, params: dict[str, str] | None = None):
         default = accepted[key].default
         if isinstance(value, str) and default is not inspect.Parameter.empty and not isinstance(default, str):
             try:
-                value = type(default)(value)
+                value = _convert(value, default)
             except ValueError:
                 raise InputError("--param", field=f"{name} {key}", value=value, expected=type(default).__name__) from None
         kwargs[key] = value

@@ -1,0 +1,148 @@
+"""GSPT and its redirection variants GSPT-RD and GSPT-RR: one common queue per pool.
+
+Source: seed 004 section III (GSPT, threshold and random redirection), seed 000
+ch.3 sections 3.3-3.4; spec 004-redirections sections 3.1, 3.4-3.6, defaults
+A1 (ties), A2 (events), A5 (counting while a processor is idle), A20.
+
+Events at one time: completions first (freed processors take queued tasks at
+once), then arrivals one by one in (release, id) order, each followed by
+idle processors taking tasks, as in spec A2; with ``batch=True`` the arrivals
+of one time are all queued before idle processors take any (A2's option). An idle processor takes the
+queued task with the smallest processing time (ties: release, id); among idle
+processors the lowest index goes first.
+
+Cost: O(log n) per event (heaps for the queues, the idle processors and the
+running tasks by end time), never a scan of the processors.
+"""
+
+from __future__ import annotations
+
+import heapq
+
+from schedlab.engine.simulator import Context
+from schedlab.policies.tasks.pools import RandomRedirector, Redirection, single
+
+
+class CommonQueue:
+    """Shortest processing time first from a common queue, with optional redirection of heavy tasks.
+
+    Subclasses fix the name and which parameters a user sets; this class does the work.
+    """
+
+    clairvoyant = True  # processing times are known at release (seed 004 section II)
+    sequential = True  # one processor per job: parallel jobs are refused in reset
+
+    def _configure(self, redirection: Redirection, batch: bool, count_if_idle: bool = True) -> None:
+        self.redirection = redirection
+        self.batch = batch
+        self.count_if_idle = count_if_idle
+
+    def describe(self) -> str:
+        r = self.redirection
+        params = {"none": "", "threshold": f"dedicated={r.dedicated}, tau={r.tau}", "random": f"dedicated={r.dedicated}, b={r.b:g}, c={r.c:g}"}
+        extra = ("" if self.count_if_idle else ", count_if_idle=False") + (", batch=True" if self.batch else "")
+        return f"{self.name}({(params[r.mode] + extra).lstrip(', ')})"
+
+    def reset(self, ctx: Context) -> None:
+        r = self.redirection
+        r.check(self.name, ctx.n_procs, ctx.jobs.procs)
+        jobs = ctx.jobs
+        self.ctx = ctx
+        self.p = jobs.run_time.tolist()
+        self.key = list(zip(self.p, jobs.submit.tolist(), jobs.id.tolist(), range(len(jobs))))
+        self.n_main = ctx.n_procs - r.dedicated
+        self.idle = [list(range(self.n_main)), list(range(self.n_main, ctx.n_procs))]  # sorted lists are heaps
+        self.queue: list[list[tuple]] = [[], []]  # main, dedicated: heaps of (p, release, id, row)
+        self.processor: dict[int, int] = {}  # running row -> processor
+        self.by_end: list[tuple[float, int, int]] = []  # main pool: (-end, processor, row), lazily cleaned
+        self.counter = [0] * len(jobs)
+        self.random = RandomRedirector(r.b, r.c, ctx.rng) if r.mode == "random" else None
+
+    def complete(self, rows: list[int], now: float) -> None:
+        for row in rows:
+            processor = self.processor.pop(row)
+            heapq.heappush(self.idle[processor >= self.n_main], processor)
+        self._fill(now)
+
+    def submit(self, rows: list[int], now: float) -> None:
+        for row in rows:
+            if self.redirection.mode == "threshold":
+                self._count(row, now)
+            pool = 1 if self.random is not None and self.random.redirects(self.p[row]) else 0
+            heapq.heappush(self.queue[pool], self.key[row])
+            if not self.batch:
+                self._fill(now)
+        self._fill(now)
+
+    def schedule(self, now: float) -> None:
+        """Nothing left to do: tasks start at the events themselves (spec A2)."""
+
+    def _fill(self, now: float) -> None:
+        """Idle processors of each pool take the shortest queued tasks of that pool."""
+        for pool in (0, 1):
+            queue, idle = self.queue[pool], self.idle[pool]
+            while queue and idle:
+                row = heapq.heappop(queue)[3]
+                processor = heapq.heappop(idle)
+                self.ctx.start(row, single(processor))
+                self.processor[row] = processor
+                if pool == 0:
+                    self.counter[row] = 0
+                    heapq.heappush(self.by_end, (-(now + self.p[row]), processor, row))
+
+    def _count(self, row: int, now: float) -> None:
+        """Threshold redirection (spec 3.4): the arrival counts against the main task with the longest
+        remaining time if it is strictly shorter; at ``tau`` that task restarts on the dedicated pool."""
+        by_end, processor_of = self.by_end, self.processor
+        while by_end and processor_of.get(by_end[0][2]) != by_end[0][1]:
+            heapq.heappop(by_end)  # finished or redirected since
+        if not by_end or (not self.count_if_idle and self.idle[0]):
+            return
+        neg_end, processor, k = by_end[0]
+        if self.p[row] < -neg_end - now:
+            self.counter[k] += 1
+            if self.counter[k] == self.redirection.tau:
+                heapq.heappop(by_end)
+                self.ctx.abort(k)  # the work done so far is lost
+                del processor_of[k]
+                heapq.heappush(self.idle[0], processor)
+                heapq.heappush(self.queue[1], self.key[k])
+
+
+class GSPT(CommonQueue):
+    """GSPT: an idle processor takes the queued task with the smallest processing time (seed 004 section III-A).
+
+    Guarantee: none proven on m processors; on one processor with all tasks
+    released at 0 it minimises total flow (tested against brute force).
+    """
+
+    name = "gspt"
+
+    def __init__(self, *, batch: bool = False) -> None:
+        self._configure(Redirection("none", 0, 1, 0.0, 0.0), batch)
+
+
+class GSPTRD(CommonQueue):
+    """GSPT-RD: GSPT on m - m_d main processors; a running task overtaken by ``tau`` shorter arrivals
+    restarts from scratch on the m_d dedicated processors, which run GSPT (seed 004 section III-B).
+
+    Guarantee: none proven; equals GSPT on m - m_d processors when tau > n (tested).
+    """
+
+    name = "gspt-rd"
+
+    def __init__(self, *, dedicated: int = 1, tau: int = 3, count_if_idle: bool = True, batch: bool = False) -> None:
+        self._configure(Redirection("threshold", dedicated, tau, 0.0, 0.0), batch, count_if_idle)
+
+
+class GSPTRR(CommonQueue):
+    """GSPT-RR: at arrival a task with p >= b * p_max goes to the dedicated processors with probability c
+    (seed 004 section III-C); both pools run GSPT.
+
+    Guarantee: none proven; equals GSPT on m - m_d processors when c = 0 (tested).
+    """
+
+    name = "gspt-rr"
+
+    def __init__(self, *, dedicated: int = 1, b: float = 0.02, c: float = 0.8, batch: bool = False) -> None:
+        self._configure(Redirection("random", dedicated, 1, b, c), batch)

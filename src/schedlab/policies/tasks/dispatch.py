@@ -1,0 +1,192 @@
+"""SPT with immediate dispatch, and its redirection variants SPT-RD and SPT-RR.
+
+Source: seed 004 section III (dispatching by marginal increase of the flow,
+threshold and random redirection), seed 000 ch.3 section 3.4; spec
+004-redirections sections 3.1, 3.3-3.6, defaults A1 (ties to the lowest
+processor), A2 (events), A4 (an idle processor), A6 (tau = 1), A20.
+
+Events follow spec A2 as the common-queue policies do (``batch=True``: the
+arrivals of one time are all dispatched before idle processors start).
+Each task is sent at its release, irrevocably (except by redirection), to the
+processor whose flow increase ``delta_flow`` is smallest; each processor runs
+its queue shortest task first. The dedicated pool dispatches redirected tasks
+the same way with the general formula and never redirects again.
+
+Cost: per arrival O(m' log q) for the m' processors of the pool and queues of
+length q (sorted queues, bisection, one C-level sum), except that without
+threshold redirection an idle processor is found in O(log m) from a heap: the
+general increase is at least p, and exactly p only on an idle processor.
+"""
+
+from __future__ import annotations
+
+import heapq
+from bisect import bisect_right, insort
+
+from schedlab.engine.simulator import Context
+from schedlab.policies.tasks.pools import RandomRedirector, Redirection, single
+
+INF = float("inf")
+
+
+def delta_flow(p: float, remaining: float, queued: list[float], *, redirects: bool = False) -> float:
+    """Increase of the total flow if a task of length ``p`` joins a processor (spec 3.3).
+
+    ``remaining`` is the remaining time of the running task (0 when idle, A4),
+    ``queued`` the sorted lengths of the tasks waiting there. The general case is
+    ``remaining + sum(q <= p) + p + p * #(q > p)``; when the arrival would make
+    the running task reach its redirection threshold (``redirects``, SPT-RD) the
+    running task's time leaves the arrival's flow and every queued task's wait:
+    ``sum(q <= p) + p + p * #(q > p) - len(queued) * remaining``, which can be negative.
+    """
+    j = bisect_right(queued, p)
+    increase = sum(queued[:j]) + p + p * (len(queued) - j)
+    return increase - len(queued) * remaining if redirects else increase + remaining
+
+
+class Dispatch:
+    """Immediate dispatch by marginal flow increase, SPT on each processor, optional redirection.
+
+    Subclasses fix the name and which parameters a user sets; this class does the work.
+    """
+
+    clairvoyant = True  # processing times are known at release (seed 004 section II)
+    sequential = True  # one processor per job: parallel jobs are refused in reset
+
+    def _configure(self, redirection: Redirection, batch: bool) -> None:
+        self.redirection = redirection
+        self.batch = batch
+
+    def describe(self) -> str:
+        r = self.redirection
+        params = {"none": "", "threshold": f"dedicated={r.dedicated}, tau={r.tau}", "random": f"dedicated={r.dedicated}, b={r.b:g}, c={r.c:g}"}
+        extra = ", batch=True" if self.batch else ""
+        return f"{self.name}({(params[r.mode] + extra).lstrip(', ')})"
+
+    def reset(self, ctx: Context) -> None:
+        r = self.redirection
+        r.check(self.name, ctx.n_procs, ctx.jobs.procs)
+        jobs = ctx.jobs
+        m = ctx.n_procs
+        self.ctx = ctx
+        self.p = jobs.run_time.tolist()
+        self.key = list(zip(self.p, jobs.submit.tolist(), jobs.id.tolist(), range(len(jobs))))
+        self.pools = (range(0, m - r.dedicated), range(m - r.dedicated, m))
+        self.idle = [list(self.pools[0]), list(self.pools[1])]  # heaps of idle processors, stale entries skipped lazily
+        self.running = [-1] * m  # row running on each processor
+        self.end = [0.0] * m
+        self.lengths: list[list[float]] = [[] for _ in range(m)]  # sorted queued lengths
+        self.waiting: list[list[tuple]] = [[] for _ in range(m)]  # sorted queued (p, release, id, row)
+        self.counter = [0] * len(jobs)
+        self.processor_of: dict[int, int] = {}
+        self.random = RandomRedirector(r.b, r.c, ctx.rng) if r.mode == "random" else None
+
+    def complete(self, rows: list[int], now: float) -> None:
+        for row in rows:
+            processor = self.processor_of.pop(row)
+            self.running[processor] = -1
+            self._start_next(processor, now)
+
+    def submit(self, rows: list[int], now: float) -> None:
+        threshold = self.redirection.mode == "threshold"
+        for row in rows:
+            if self.random is not None and self.random.redirects(self.p[row]):
+                self._dispatch(row, 1, now, threshold=False)
+                continue
+            processor = self._dispatch(row, 0, now, threshold=threshold)
+            k = self.running[processor]
+            if k != row and threshold and self.p[row] < self.end[processor] - now:
+                self.counter[k] += 1
+                if self.counter[k] == self.redirection.tau:
+                    self.ctx.abort(k)  # the work done so far is lost
+                    del self.processor_of[k]
+                    self.running[processor] = -1
+                    self._dispatch(k, 1, now, threshold=False)
+                    if not self.batch:
+                        self._start_next(processor, now)
+        if self.batch:
+            for processor, row in enumerate(self.running):
+                if row < 0 and self.waiting[processor]:
+                    self._start_next(processor, now)
+
+    def schedule(self, now: float) -> None:
+        """Nothing left to do: tasks start at the events themselves (spec A2)."""
+
+    def _dispatch(self, row: int, pool: int, now: float, *, threshold: bool) -> int:
+        """Send ``row`` to the processor of ``pool`` with the smallest flow increase (lowest index on ties);
+        start it if that processor is idle. Return the processor."""
+        p = self.p[row]
+        idle, running = self.idle[pool], self.running
+        while idle and running[idle[0]] >= 0:
+            heapq.heappop(idle)  # started since it became idle
+        if idle and not threshold and not self.batch:
+            processor = idle[0]  # the general increase is p exactly there, and more anywhere busy
+        else:
+            best = INF
+            end, lengths, counter, tau = self.end, self.lengths, self.counter, self.redirection.tau
+            for i in self.pools[pool]:
+                k = running[i]
+                remaining = end[i] - now if k >= 0 else 0.0
+                redirects = threshold and k >= 0 and p < remaining and counter[k] == tau - 1
+                d = delta_flow(p, remaining, lengths[i], redirects=redirects)
+                if d < best:
+                    best, processor = d, i
+        insort(self.lengths[processor], p)
+        insort(self.waiting[processor], self.key[row])
+        if self.running[processor] < 0 and not self.batch:
+            self._start_next(processor, now)
+        return processor
+
+    def _start_next(self, processor: int, now: float) -> None:
+        """An idle processor starts its shortest queued task, or waits in the idle heap of its pool."""
+        waiting = self.waiting[processor]
+        if not waiting:
+            heapq.heappush(self.idle[processor >= self.pools[1].start], processor)
+            return
+        row = waiting.pop(0)[3]
+        self.lengths[processor].pop(0)
+        self.ctx.start(row, single(processor))
+        self.processor_of[row] = processor
+        self.running[processor] = row
+        self.end[processor] = now + self.p[row]
+        self.counter[row] = 0
+
+
+class SPT(Dispatch):
+    """SPT: immediate dispatch by marginal flow increase, shortest task first on each processor
+    (seed 004 section III-A).
+
+    Guarantee: none proven on m processors; on one processor with all tasks
+    released at 0 it minimises total flow (tested against brute force).
+    """
+
+    name = "spt"
+
+    def __init__(self, *, batch: bool = False) -> None:
+        self._configure(Redirection("none", 0, 1, 0.0, 0.0), batch)
+
+
+class SPTRD(Dispatch):
+    """SPT-RD: SPT dispatch on m - m_d main processors; a running task overtaken by ``tau`` shorter
+    arrivals restarts from scratch on the dedicated processors, dispatched there by SPT (seed 004 section III-B).
+
+    Guarantee: none proven; equals SPT on m - m_d processors when tau > n (tested).
+    """
+
+    name = "spt-rd"
+
+    def __init__(self, *, dedicated: int = 1, tau: int = 3, batch: bool = False) -> None:
+        self._configure(Redirection("threshold", dedicated, tau, 0.0, 0.0), batch)
+
+
+class SPTRR(Dispatch):
+    """SPT-RR: at arrival a task with p >= b * p_max goes to the dedicated processors with probability c
+    (seed 004 section III-C); both pools dispatch by SPT.
+
+    Guarantee: none proven; equals SPT on m - m_d processors when c = 0 (tested).
+    """
+
+    name = "spt-rr"
+
+    def __init__(self, *, dedicated: int = 1, b: float = 0.02, c: float = 0.8, batch: bool = False) -> None:
+        self._configure(Redirection("random", dedicated, 1, b, c), batch)

@@ -1,0 +1,86 @@
+"""What the task policies of seed 004 share: the main and dedicated pools, and the redirection rules.
+
+Source: seed 004 (Lucarelli, Machado Mendonca, Trystram, CCGRID 2017) sections
+III-IV; spec 004-redirections sections 3.0, 3.4-3.6 and ambiguities A1, A5, A7, A12.
+
+Processors ``0 .. m - m_d - 1`` form the main pool and ``m - m_d .. m - 1``
+the dedicated pool, which runs only redirected tasks. Every task is sequential
+(one processor); its processing time is known at release, so these policies
+are clairvoyant.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from schedlab.errors import InputError
+
+REDIRECTIONS = ("none", "threshold", "random")
+
+
+@dataclass(frozen=True, slots=True)
+class Redirection:
+    """How heavy tasks leave the main pool (the parameters every task policy shares).
+
+    Attributes
+    ----------
+    mode : {"none", "threshold", "random"}
+        ``threshold`` (RD): a running task is aborted and restarted on the
+        dedicated pool when ``tau`` shorter tasks arrived during its run;
+        ``random`` (RR): at arrival, a task with ``p >= b * p_max`` goes to the
+        dedicated pool with probability ``c``.
+    dedicated : int
+        m_d, processors of the dedicated pool (0 for the base policies).
+    tau, b, c : threshold (int >= 1), length fraction, probability (seed 004 section IV).
+    """
+
+    mode: str
+    dedicated: int
+    tau: int
+    b: float
+    c: float
+
+    def check(self, policy: str, n_procs: int, procs) -> None:
+        """Raise InputError when the parameters do not fit the machine (spec A7: one main processor at least)
+        or a job is parallel (``procs``: processors per job; convert parallel jobs to tasks first)."""
+        wide = np.flatnonzero(np.asarray(procs) != 1)
+        if wide.size:
+            raise InputError(
+                "policy", field=f"{policy} workload", value=f"{wide.size} parallel job(s)",
+                expected="sequential tasks (1 processor each); convert parallel jobs with schedlab.workload.tasks",
+            )
+        if self.mode not in REDIRECTIONS:
+            raise InputError("policy", field=f"{policy} redirect", value=self.mode, expected=f"one of {', '.join(REDIRECTIONS)}")
+        if self.mode == "none" and self.dedicated:
+            raise InputError("policy", field=f"{policy} dedicated", value=self.dedicated, expected="0 without redirection")
+        if self.mode != "none" and not 1 <= self.dedicated < n_procs:
+            raise InputError(
+                "policy", field=f"{policy} dedicated", value=self.dedicated, expected=f"1 <= m_d < {n_procs} (the machine size)"
+            )
+        if self.tau < 1:
+            raise InputError("policy", field=f"{policy} tau", value=self.tau, expected="an integer >= 1")
+        if not (0.0 <= self.b and 0.0 <= self.c <= 1.0):
+            raise InputError("policy", field=f"{policy} b, c", value=(self.b, self.c), expected="b >= 0 and 0 <= c <= 1")
+
+
+class RandomRedirector:
+    """The RR test at arrival (spec 3.5, A12): ``p_max`` includes the arriving task, and a uniform draw is
+    made only for potentially heavy tasks, so the same seed gives the same redirections."""
+
+    __slots__ = ("b", "c", "rng", "p_max")
+
+    def __init__(self, b: float, c: float, rng: np.random.Generator) -> None:
+        self.b, self.c, self.rng = b, c, rng
+        self.p_max = 0.0
+
+    def redirects(self, p: float) -> bool:
+        if p > self.p_max:
+            self.p_max = p
+        return p >= self.b * self.p_max and self.rng.random() <= self.c
+
+
+def single(processor: int) -> tuple[tuple[int, int]]:
+    """The allocation of one processor."""
+    return ((processor, processor + 1),)
