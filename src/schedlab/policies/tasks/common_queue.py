@@ -20,28 +20,14 @@ from __future__ import annotations
 import heapq
 
 from schedlab.engine.simulator import Context
-from schedlab.policies.tasks.pools import RandomRedirector, Redirection, single
+from schedlab.policies.tasks.pools import RandomRedirector, Redirection, TaskPolicy, single
 
 
-class CommonQueue:
+class CommonQueue(TaskPolicy):
     """Shortest processing time first from a common queue, with optional redirection of heavy tasks.
 
     Subclasses fix the name and which parameters a user sets; this class does the work.
     """
-
-    clairvoyant = True  # processing times are known at release (seed 004 section II)
-    sequential = True  # one processor per job: parallel jobs are refused in reset
-
-    def _configure(self, redirection: Redirection, batch: bool, count_if_idle: bool = True) -> None:
-        self.redirection = redirection
-        self.batch = batch
-        self.count_if_idle = count_if_idle
-
-    def describe(self) -> str:
-        r = self.redirection
-        params = {"none": "", "threshold": f"dedicated={r.dedicated}, tau={r.tau}", "random": f"dedicated={r.dedicated}, b={r.b:g}, c={r.c:g}"}
-        extra = ("" if self.count_if_idle else ", count_if_idle=False") + (", batch=True" if self.batch else "")
-        return f"{self.name}({(params[r.mode] + extra).lstrip(', ')})"
 
     def reset(self, ctx: Context) -> None:
         r = self.redirection
@@ -73,9 +59,6 @@ class CommonQueue:
             if not self.batch:
                 self._fill(now)
         self._fill(now)
-
-    def schedule(self, now: float) -> None:
-        """Nothing left to do: tasks start at the events themselves (spec A2)."""
 
     def _fill(self, now: float) -> None:
         """Idle processors of each pool take the shortest queued tasks of that pool."""

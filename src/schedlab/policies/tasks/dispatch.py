@@ -24,7 +24,7 @@ import heapq
 from bisect import bisect_right, insort
 
 from schedlab.engine.simulator import Context
-from schedlab.policies.tasks.pools import RandomRedirector, Redirection, single
+from schedlab.policies.tasks.pools import RandomRedirector, Redirection, TaskPolicy, single
 
 INF = float("inf")
 
@@ -44,24 +44,11 @@ def delta_flow(p: float, remaining: float, queued: list[float], *, redirects: bo
     return increase - len(queued) * remaining if redirects else increase + remaining
 
 
-class Dispatch:
+class Dispatch(TaskPolicy):
     """Immediate dispatch by marginal flow increase, SPT on each processor, optional redirection.
 
     Subclasses fix the name and which parameters a user sets; this class does the work.
     """
-
-    clairvoyant = True  # processing times are known at release (seed 004 section II)
-    sequential = True  # one processor per job: parallel jobs are refused in reset
-
-    def _configure(self, redirection: Redirection, batch: bool) -> None:
-        self.redirection = redirection
-        self.batch = batch
-
-    def describe(self) -> str:
-        r = self.redirection
-        params = {"none": "", "threshold": f"dedicated={r.dedicated}, tau={r.tau}", "random": f"dedicated={r.dedicated}, b={r.b:g}, c={r.c:g}"}
-        extra = ", batch=True" if self.batch else ""
-        return f"{self.name}({(params[r.mode] + extra).lstrip(', ')})"
 
     def reset(self, ctx: Context) -> None:
         r = self.redirection
@@ -108,9 +95,6 @@ class Dispatch:
             for processor, row in enumerate(self.running):
                 if row < 0 and self.waiting[processor]:
                     self._start_next(processor, now)
-
-    def schedule(self, now: float) -> None:
-        """Nothing left to do: tasks start at the events themselves (spec A2)."""
 
     def _dispatch(self, row: int, pool: int, now: float, *, threshold: bool) -> int:
         """Send ``row`` to the processor of ``pool`` with the smallest flow increase (lowest index on ties);

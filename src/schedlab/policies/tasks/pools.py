@@ -81,6 +81,35 @@ class RandomRedirector:
         return p >= self.b * self.p_max and self.rng.random() <= self.c
 
 
+class TaskPolicy:
+    """What every task policy shares: clairvoyance, parameters, their description, event semantics.
+
+    Subclasses set ``name`` and call :meth:`_configure` from ``__init__``.
+    """
+
+    clairvoyant = True  # processing times are known at release (seed 004 section II)
+    sequential = True  # one processor per job: parallel jobs are refused in reset
+
+    def _configure(self, redirection: Redirection, batch: bool, count_if_idle: bool = True) -> None:
+        self.redirection = redirection
+        self.batch = batch
+        self.count_if_idle = count_if_idle
+
+    def describe(self) -> str:
+        r = self.redirection
+        params = {
+            "none": [],
+            "threshold": [f"dedicated={r.dedicated}", f"tau={r.tau}"],
+            "random": [f"dedicated={r.dedicated}", f"b={r.b:g}", f"c={r.c:g}"],
+        }[r.mode]
+        params += [] if self.count_if_idle else ["count_if_idle=False"]
+        params += ["batch=True"] if self.batch else []
+        return f"{self.name}({', '.join(params)})"
+
+    def schedule(self, now: float) -> None:
+        """Nothing left to do: tasks start at the events themselves (spec A2)."""
+
+
 def single(processor: int) -> tuple[tuple[int, int]]:
     """The allocation of one processor."""
     return ((processor, processor + 1),)
