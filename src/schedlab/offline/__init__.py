@@ -1,0 +1,1 @@
+"""Offline algorithms: a whole instance in, a schedule out (no simulation clock)."""

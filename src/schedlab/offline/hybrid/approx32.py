@@ -1,0 +1,278 @@
+"""APPROX-3/2: dual 3/2-approximation for ``(Pm,Pk)|mold|Cmax`` by seven task sets and an ILP.
+
+Source: seed 003 ch. 3 sections 3.3-3.4 ([Ble+17], IEEE TPDS 28(9) 2017);
+spec 003-part1-hybrid section 3.6.
+"""
+
+from __future__ import annotations
+
+import heapq
+from dataclasses import dataclass, field
+from time import perf_counter
+
+import numpy as np
+from scipy.optimize import Bounds, LinearConstraint, milp
+from scipy.sparse import coo_array
+
+from schedlab.offline.hybrid.bisection import dual_search
+from schedlab.offline.hybrid.lists import left_compact
+from schedlab.offline.hybrid.schedule import HybridSchedule
+from schedlab.platform.hybrid import HybridInstance
+
+__all__ = ["Approx32Step", "approx32", "approx32_detail", "approx32_step", "eligible_sets"]
+
+_TOL = 1e-9  # relative slack on the solver's C1/C4 feasibility tolerance
+
+
+@dataclass(frozen=True, eq=False)
+class Approx32Step:
+    """Everything one APPROX-3/2 step computed (for statistics and the section 7.3 invariants)."""
+
+    lam: float
+    eligible: np.ndarray  # (n, 7) bool: task j may go to set i (Eq. 3.1)
+    allot: np.ndarray  # (n, 7) int: CPUs a task uses in set i (1 for sets 0, 1; g for 2, 3, 4; 0 for GPU sets)
+    chosen: np.ndarray | None  # (n,) set chosen by the ILP, None when rejected
+    left: int = 0
+    right: int = 0
+    work: float = float("nan")  # ILP objective W
+    status: str = ""
+    ilp_seconds: float = 0.0
+    latest: HybridSchedule | None = None  # construction before left compaction
+    schedule: HybridSchedule | None = None  # after left compaction
+    info: dict = field(default_factory=dict)
+
+
+def eligible_sets(instance: HybridInstance, lam: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The seven sets of Eq. 3.1: ``(eligible (n,7) bool, allot (n,7) int, cpu time (n,7))``.
+
+    Thresholds lam/2, 3lam/4 and 3lam/2 are computed once and compared exactly
+    (spec 003 ambiguity 8).
+    """
+    n = instance.n
+    h2, h34, h32 = lam / 2, 3 * lam / 4, 3 * lam / 2
+    p1 = instance.seq_time
+    g_h, g1, g32 = instance.gamma(h2), instance.gamma(lam), instance.gamma(h32)
+    t_h, t1, t32 = instance.cpu_time(g_h), instance.cpu_time(g1), instance.cpu_time(g32)
+    p = instance.usable_gpu_time
+    s0 = p1 <= h2
+    s1 = (h2 < p1) & (p1 <= h34)
+    s2 = (lam < t32) & (t32 <= h32)
+    s3 = (h2 < t1) & (t1 <= lam) & ~s1
+    s4 = (t_h <= h2) & (g_h > 1)
+    s5 = (h2 < p) & (p <= lam)
+    s6 = p <= h2
+    eligible = np.stack([s0, s1, s2, s3, s4, s5, s6], axis=1)
+    one = np.ones(n, dtype=np.int64)
+    zero = np.zeros(n, dtype=np.int64)
+    allot = np.stack([one, one, g32, g1, g_h, zero, zero], axis=1)
+    times = np.stack([p1, p1, t32, t1, t_h, p, p], axis=1)
+    return eligible, allot, times
+
+
+def approx32_detail(instance: HybridInstance, lam: float, *, time_limit: float = 30.0,
+                    mip_rel_gap: float = 1e-4) -> Approx32Step:
+    """One APPROX-3/2 step with all its intermediate results (see :func:`approx32_step`)."""
+    n, m, k = instance.n, instance.m, instance.k
+    eligible, allot, times = eligible_sets(instance, lam)
+    base = dict(lam=lam, eligible=eligible, allot=allot)
+    if n == 0:
+        empty = HybridSchedule.from_lists([], [], [], [], "approx32")
+        return Approx32Step(**base, chosen=np.zeros(0, dtype=np.int64), work=0.0, status="empty",
+                            latest=empty, schedule=empty)
+    if not eligible.any(axis=1).all():
+        return Approx32Step(**base, chosen=None, status="no eligible set")
+    # -- Step C: the ILP. Columns: one binary per eligible (task, set), then left, right.
+    rows_j, sets_i = np.nonzero(eligible)
+    nv = len(rows_j) + 2
+    L, R = nv - 2, nv - 1
+    var = np.arange(len(rows_j))
+    work = np.where(sets_i <= 4, allot[rows_j, sets_i] * np.where(sets_i <= 4, times[rows_j, sets_i], 0), 0.0)
+    gpu_time = np.where(sets_i >= 5, times[rows_j, sets_i], 0.0)
+    r, c, v = [], [], []
+    lb, ub = [], []
+
+    def add(row_vars, row_vals, low, high):
+        row = len(lb)
+        r.extend([row] * len(row_vars))
+        c.extend(row_vars)
+        v.extend(row_vals)
+        lb.append(low)
+        ub.append(high)
+
+    cpu = sets_i <= 4
+    add(var[cpu], work[cpu], -np.inf, m * lam)  # C1
+    s2, s3, s4, s5, s6 = (sets_i == i for i in (2, 3, 4, 5, 6))
+    add(list(var[s2 | s3]) + [L], list(allot[rows_j, sets_i][s2 | s3]) + [1], -np.inf, m)  # C2
+    add(list(var[s4 | s2]) + [R], list(allot[rows_j, sets_i][s4 | s2]) + [1], -np.inf, m)  # C3
+    add(var[s5 | s6], gpu_time[s5 | s6], -np.inf, k * lam)  # C4
+    add(var[s5], np.ones(int(s5.sum())), -np.inf, k)  # C5
+    s1 = sets_i == 1
+    add(list(var[s1]) + [L, R], [1] * int(s1.sum()) + [-1, -1], 0, 0)  # C7
+    add([L, R], [1, -1], 0, 1)  # C8
+    first = len(lb)
+    r.extend(first + rows_j)  # C6: one set per task
+    c.extend(var)
+    v.extend(np.ones(len(var)))
+    lb.extend([1] * n)
+    ub.extend([1] * n)
+    A = coo_array((np.asarray(v, dtype=float), (np.asarray(r), np.asarray(c))), shape=(len(lb), nv)).tocsr()
+    cost = np.concatenate([work, [0.0, 0.0]])
+    upper = np.concatenate([np.ones(len(var)), [m, m]])
+    t0 = perf_counter()
+    res = milp(cost, constraints=LinearConstraint(A, lb, ub), integrality=np.ones(nv),
+               bounds=Bounds(np.zeros(nv), upper),
+               options={"time_limit": time_limit, "mip_rel_gap": mip_rel_gap, "disp": False})
+    seconds = perf_counter() - t0
+    status = {0: "optimal", 1: "limit", 2: "infeasible", 3: "unbounded"}.get(res.status, f"status {res.status}")
+    if res.x is None:
+        return Approx32Step(**base, chosen=None, status=status, ilp_seconds=seconds)
+    x = np.round(res.x).astype(np.int64)
+    chosen = np.full(n, -1, dtype=np.int64)
+    picked = x[:L] == 1
+    chosen[rows_j[picked]] = sets_i[picked]
+    left, right = int(x[L]), int(x[R])
+    latest = _build(instance, lam, chosen, allot, times, left, right)
+    duration = latest.end - latest.start
+    start = left_compact(latest.start, duration, latest.on_gpu, latest.resources)
+    schedule = HybridSchedule(start, start + duration, latest.on_gpu, latest.resources, "approx32")
+    return Approx32Step(**base, chosen=chosen, left=left, right=right, work=float(res.fun), status=status,
+                        ilp_seconds=seconds, latest=latest, schedule=schedule)
+
+
+def _build(instance: HybridInstance, lam: float, chosen: np.ndarray, allot: np.ndarray, times: np.ndarray,
+           left: int, right: int) -> HybridSchedule:
+    """Step D: contiguous shelves in [0, 3lam/2] (spec 003 section 3.6 D), tasks by row within a block."""
+    n, m, k = instance.n, instance.m, instance.k
+    H = 3 * lam / 2
+    rows = np.arange(n)
+    t = times[rows, np.maximum(chosen, 0)]
+    g = allot[rows, np.maximum(chosen, 0)]
+    start = np.zeros(n)
+    on_gpu = chosen >= 5
+    resources: list[tuple[int, ...]] = [()] * n
+    bottom = np.zeros(m)  # end of the bottom-shelf task on each CPU
+    top = np.full(m, H)  # start of the top-shelf tasks on each CPU
+    load = np.zeros(m)
+
+    def put(j: int, first: int, top_shelf: bool) -> None:
+        cpus = range(first, first + int(g[j]))
+        s = H - t[j] if top_shelf else 0.0
+        start[j], resources[j] = s, tuple(cpus)
+        for c in cpus:
+            load[c] += t[j]
+            if top_shelf:
+                top[c] = min(top[c], s)
+            else:
+                bottom[c] = max(bottom[c], t[j])
+
+    cpu = 0
+    for j in np.nonzero(chosen == 2)[0]:
+        put(j, cpu, False)
+        cpu += int(g[j])
+    mu2 = cpu
+    ones = np.nonzero(chosen == 1)[0]
+    for i, j in enumerate(ones[:left]):
+        put(j, mu2 + i, False)
+    cpu = mu2 + left
+    for j in np.nonzero(chosen == 3)[0]:
+        put(j, cpu, False)
+        cpu += int(g[j])
+    for i, j in enumerate(ones[left:]):
+        put(j, mu2 + i, True)
+    cpu = mu2 + right
+    for j in np.nonzero(chosen == 4)[0]:
+        put(j, cpu, True)
+        cpu += int(g[j])
+    slack = _TOL * max(1.0, lam)
+    zeros = np.nonzero(chosen == 0)[0]
+    heap = [(load[c], c) for c in range(m)]
+    heapq.heapify(heap)
+    for j in zeros[np.lexsort((zeros, -t[zeros]))]:
+        _, c = heapq.heappop(heap)
+        if load[c] > lam + slack or top[c] - t[j] < bottom[c] - slack:
+            raise AssertionError(f"APPROX-3/2 set (0): CPU {c} has load {load[c]} > lam = {lam}")
+        top[c] -= t[j]
+        start[j], resources[j] = top[c], (c,)
+        load[c] += t[j]
+        heapq.heappush(heap, (load[c], c))
+    gload = np.zeros(k)
+    gtop = np.full(k, H)
+    for i, j in enumerate(np.nonzero(chosen == 5)[0]):
+        start[j], resources[j] = 0.0, (i,)
+        gload[i] = t[j]
+    sixes = np.nonzero(chosen == 6)[0]
+    heap = [(gload[q], q) for q in range(k)]
+    heapq.heapify(heap)
+    for j in sixes[np.lexsort((sixes, -t[sixes]))]:
+        _, q = heapq.heappop(heap)
+        if gload[q] > lam + slack:
+            raise AssertionError(f"APPROX-3/2 set (6): GPU {q} has load {gload[q]} > lam = {lam}")
+        gtop[q] -= t[j]
+        start[j], resources[j] = gtop[q], (q,)
+        gload[q] += t[j]
+        heapq.heappush(heap, (gload[q], q))
+    return HybridSchedule(start, start + t, on_gpu, tuple(resources), "approx32")
+
+
+def approx32_step(instance: HybridInstance, lam: float, *, time_limit: float = 30.0,
+                  mip_rel_gap: float = 1e-4) -> tuple[HybridSchedule | None, dict]:
+    """One APPROX-3/2 step: a contiguous schedule of makespan <= 3 lam / 2, or None.
+
+    Source: seed 003 ch. 3 sections 3.3-3.4, Eq. 3.1, Lemmas 3.1-3.6, Thm 3.7;
+    spec 003 section 3.6 (steps A-D).
+    Guarantee: a feasible ILP solution yields a schedule <= 3 lam/2 (Thm 3.4);
+    if a lam-schedule exists the ILP is feasible (Thm 3.7), so a rejection
+    proves OPT > lam.
+    Cost: one MILP (HiGHS via :func:`scipy.optimize.milp`) with at most 4
+    binaries per task, plus O(n log n + n m) construction.
+
+    Notes
+    -----
+    Choices (spec 003 section 3.6 D and ambiguities 8-10): the ILP minimises
+    W (the thesis's objective); set (1) tasks by row, the first ``left`` at the
+    bottom; set (0) by non-increasing time onto the least loaded CPU, set (6)
+    likewise on GPUs, both from the top of the gap; then left compaction.
+    A solver time-out with an incumbent is used (Lemmas 3.1-3.3 need only
+    C1-C8); a time-out without one counts as a rejection and is flagged
+    ``"unproven": True`` in the step's info (the bound is then heuristic).
+    """
+    d = approx32_detail(instance, lam, time_limit=time_limit, mip_rel_gap=mip_rel_gap)
+    info = {"ilp_status": d.status, "ilp_seconds": d.ilp_seconds,
+            "mean_sets": float(d.eligible.sum(axis=1).mean()) if instance.n else 0.0}
+    if d.schedule is None:
+        if d.status not in ("infeasible", "no eligible set"):
+            info["unproven"] = True
+        return None, info
+    info["work"] = d.work
+    return d.schedule, info
+
+
+def approx32(instance: HybridInstance, *, cutoff: float = 1.01, time_limit: float = 30.0,
+             mip_rel_gap: float = 1e-4) -> HybridSchedule:
+    """APPROX-3/2: dual 3/2-approximation for moldable-on-CPU tasks (seven sets, ILP, contiguous shelves).
+
+    Source: seed 003 ch. 3 sections 3.3-3.4 ([Ble+17]); spec 003 sections 3.0 and 3.6.
+    Guarantee: makespan <= 3/2 cutoff OPT; CPU sets contiguous. The ILP is
+    not polynomial (Thm 3.7 needs its exact feasibility).
+    Cost: one MILP per bisection step; 10-17 steps with cutoff 1.01.
+
+    Parameters
+    ----------
+    cutoff : float, default 1.01
+        Bisection stops when ``upper <= cutoff * lower`` (section 3.6.3).
+    time_limit : float, default 30.0
+        Seconds per MILP.
+    mip_rel_gap : float, default 1e-4
+        HiGHS relative gap on W; any feasible solution keeps the 3/2 bound.
+
+    References
+    ----------
+    R. Bleuse, S. Kedad-Sidhoum, F. Monna, G. Mounié, D. Trystram. Scheduling
+    independent moldable tasks on multi-cores with GPUs. IEEE TPDS 28(9), 2017.
+    DOI 10.1109/TPDS.2017.2675891.
+    """
+
+    def step(inst: HybridInstance, lam: float):
+        return approx32_step(inst, lam, time_limit=time_limit, mip_rel_gap=mip_rel_gap)
+
+    return dual_search(instance, step, cutoff=cutoff, name="approx32")

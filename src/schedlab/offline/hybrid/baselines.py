@@ -1,0 +1,161 @@
+"""The SWDUAL baselines: EQUAL, PROPORTIONAL, SELF-SCHEDULING, CPU-only, GPU-only (and EFT).
+
+Source: seed 000 ch. 2 section 2.1; spec 000-ch2-swdual section 3.7
+(definitions are (inference) there: the thesis compares with standalone tools).
+All use one CPU per task; the schedules use the true times of the chosen
+processor type.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from schedlab.offline.hybrid.heft import heft_like
+from schedlab.offline.hybrid.lists import least_loaded
+from schedlab.offline.hybrid.schedule import HybridError, HybridSchedule
+from schedlab.platform.hybrid import HybridInstance
+
+__all__ = ["cpu_only", "eft", "equal", "gpu_only", "proportional", "self_scheduling"]
+
+
+def _from_workers(instance: HybridInstance, worker: dict[int, int], start: dict[int, float], name: str) -> HybridSchedule:
+    """Workers ``0 .. m-1`` are CPUs, ``m .. m+k-1`` GPUs."""
+    n, m = instance.n, instance.m
+    cpu_t, gpu_t = instance.seq_time, instance.usable_gpu_time
+    s, e = np.zeros(n), np.zeros(n)
+    on_gpu = np.zeros(n, dtype=bool)
+    resources: list[tuple[int, ...]] = [()] * n
+    for j, w in worker.items():
+        s[j] = start[j]
+        if w < m:
+            e[j], resources[j] = start[j] + cpu_t[j], (w,)
+        else:
+            e[j], resources[j], on_gpu[j] = start[j] + gpu_t[j], (w - m,), True
+    return HybridSchedule(s, e, on_gpu, tuple(resources), name)
+
+
+def _times(instance: HybridInstance) -> np.ndarray:
+    """``(n, m + k)`` true time of every task on every worker."""
+    return np.concatenate([np.repeat(instance.seq_time[:, None], instance.m, axis=1),
+                           np.repeat(instance.usable_gpu_time[:, None], instance.k, axis=1)], axis=1)
+
+
+def _size(instance: HybridInstance) -> np.ndarray:
+    """Task size ``c_j`` for the static splits: the CPU time, or the GPU time without CPUs [choice]."""
+    cpu = instance.seq_time
+    return np.where(np.isfinite(cpu), cpu, instance.usable_gpu_time)
+
+
+def _weighted_lpt(instance: HybridInstance, speed: np.ndarray, name: str) -> HybridSchedule:
+    """Tasks by decreasing size, each to the worker minimising ``(load + c_j) / speed``
+    among those that can run it (ties: lowest worker); loads counted in size units."""
+    size = _size(instance)
+    times = _times(instance)
+    runnable = np.isfinite(times)
+    load = np.zeros(instance.m + instance.k)  # nominal (size) load
+    real = np.zeros(instance.m + instance.k)  # true busy time
+    worker, start = {}, {}
+    for j in np.lexsort((np.arange(instance.n), -size)):
+        cost = np.where(runnable[j], (load + size[j]) / speed, np.inf)
+        w = int(np.argmin(cost))
+        worker[int(j)], start[int(j)] = w, float(real[w])
+        load[w] += size[j]
+        real[w] += times[j, w]
+    return _from_workers(instance, worker, start, name)
+
+
+def equal(instance: HybridInstance) -> HybridSchedule:
+    """EQUAL [60]: all m + k processing elements treated as equally fast; LPT on identical machines.
+
+    Source: spec 000 section 3.7 item 1 (inference).
+    Guarantee: none (ignores the GPU speed-up). Cost: O(n (m + k)).
+
+    Notes
+    -----
+    The task size ``c_j`` (cells in SWDUAL) is the one-CPU time here [choice].
+    """
+    return _weighted_lpt(instance, np.ones(instance.m + instance.k), "equal")
+
+
+def proportional(instance: HybridInstance) -> HybridSchedule:
+    """PROPORTIONAL [49]: static split by nominal speed; each task to the worker minimising ``(load + c_j)/s_i``.
+
+    Source: spec 000 section 3.7 item 2 (inference).
+    Guarantee: none. Cost: O(n (m + k)).
+
+    Notes
+    -----
+    Nominal speeds [choice]: 1 for a CPU and ``Σ p̄ / Σ p`` (the aggregate GPU
+    speed-up over tasks runnable on both) for a GPU.
+    """
+    cpu, gpu = instance.seq_time, instance.usable_gpu_time
+    both = np.isfinite(cpu) & np.isfinite(gpu)
+    gpu_speed = float(cpu[both].sum() / gpu[both].sum()) if both.any() else 1.0
+    speed = np.concatenate([np.ones(instance.m), np.full(instance.k, gpu_speed)])
+    return _weighted_lpt(instance, speed, "proportional")
+
+
+def self_scheduling(instance: HybridInstance, *, order: str = "input") -> HybridSchedule:
+    """SELF-SCHEDULING [59]: one shared queue; the first idle worker takes the next task it can run.
+
+    Source: spec 000 section 3.7 item 3 (inference).
+    Guarantee: none. Cost: O(n (m + k)).
+
+    Parameters
+    ----------
+    order : {"input", "largest"}, default "input"
+        Queue in row order, or by decreasing size (ties by row).
+
+    Notes
+    -----
+    Simulated as: for each queued task, the worker idle earliest among those
+    able to run it (ties: CPUs first, lowest index).
+    """
+    if order not in ("input", "largest"):
+        raise ValueError(f"order = {order!r}, expected 'input' or 'largest'")
+    rows = np.arange(instance.n) if order == "input" else np.lexsort((np.arange(instance.n), -_size(instance)))
+    times = _times(instance)
+    free = np.zeros(instance.m + instance.k)
+    worker, start = {}, {}
+    for j in rows:
+        w = int(np.argmin(np.where(np.isfinite(times[j]), free, np.inf)))
+        worker[int(j)], start[int(j)] = w, float(free[w])
+        free[w] += times[j, w]
+    return _from_workers(instance, worker, start, "self-scheduling")
+
+
+def cpu_only(instance: HybridInstance) -> HybridSchedule:
+    """CPU-only (Table 2.2 baseline): LPT of the one-CPU times on the m CPUs.
+
+    Guarantee: (4/3 - 1/(3m)) of the CPU-only optimum (Graham's LPT).
+    Raises HybridError if m = 0 or a task cannot run on a CPU.
+    """
+    cpu = instance.seq_time
+    if instance.m == 0 or not np.isfinite(cpu).all():
+        raise HybridError("cpu-only: some task cannot run on a CPU (or m = 0)")
+    order = np.lexsort((np.arange(instance.n), -cpu))
+    machine, start = least_loaded(cpu, order, [0.0] * instance.m)
+    return _from_workers(instance, machine, start, "cpu-only")
+
+
+def gpu_only(instance: HybridInstance) -> HybridSchedule:
+    """GPU-only (Table 2.2 baseline): LPT of the GPU times on the k GPUs.
+
+    Guarantee: (4/3 - 1/(3k)) of the GPU-only optimum (Graham's LPT).
+    Raises HybridError if k = 0 or a task cannot run on a GPU.
+    """
+    gpu = instance.usable_gpu_time
+    if instance.k == 0 or not np.isfinite(gpu).all():
+        raise HybridError("gpu-only: some task cannot run on a GPU (or k = 0)")
+    order = np.lexsort((np.arange(instance.n), -gpu))
+    machine, start = least_loaded(gpu, order, [0.0] * instance.k)
+    return _from_workers(instance, {j: w + instance.m for j, w in machine.items()}, start, "gpu-only")
+
+
+def eft(instance: HybridInstance) -> HybridSchedule:
+    """EFT greedy (spec 000 section 3.7 item 5): decreasing ``max(p̄, p)``, earliest finish time.
+
+    Identical to the LPT/SEQ heuristic of Table 3.2 (:func:`heft_like`).
+    Guarantee: none. Cost: O(n log n + n (m + k)).
+    """
+    return heft_like(instance, priority="lpt", alloc="seq").with_info(algorithm="eft")

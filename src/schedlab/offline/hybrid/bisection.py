@@ -1,0 +1,111 @@
+"""The dual-approximation driver: bisection on the guess λ between a lower and an upper bound.
+
+Source: seed 003 ch. 2 Algorithm 2 and ch. 3 section 3.6.3; seed 000 ch. 2
+section 2.3 ("Binary Search"); spec 003-part1-hybrid sections 2.3 and 3.0,
+spec 000-ch2-swdual section 3.3.
+
+A step ``step(instance, lam) -> (schedule | None, info)`` is a ρ-dual
+algorithm: given ``lam >= OPT`` it returns a schedule of makespan <= ρ·lam;
+``None`` proves ``OPT > lam``. Acceptance need not be monotone in λ, which does
+not matter: every rejection is sound, so ``lower <= OPT`` throughout.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from time import perf_counter
+
+from schedlab.offline.hybrid.bounds import bounds
+from schedlab.offline.hybrid.schedule import HybridError, HybridSchedule, SearchInfo, SearchStep
+from schedlab.platform.hybrid import HybridInstance
+
+__all__ = ["Step", "dual_search"]
+
+Step = Callable[[HybridInstance, float], "tuple[HybridSchedule | None, dict]"]
+
+
+def dual_search(instance: HybridInstance, step: Step, *, cutoff: float | None = None, eps: float | None = None,
+                lower: float | None = None, upper: float | None = None, name: str = "",
+                max_steps: int = 200) -> HybridSchedule:
+    """Bisection over λ; returns the accepted schedule of smallest makespan, with its :class:`SearchInfo`.
+
+    Source: spec 003 section 3.0 [choice]: bounds ``LB = max(longest, area)``
+    and ``UB = Σ_j min(p_j, p̄_{j,max})``; the step is evaluated at ``UB``
+    first (a feasible makespan, so a ρ-dual step must accept it).
+    Guarantee: with ``cutoff`` c the result is <= ρ·c·OPT; with ``eps`` it is
+    <= ρ·(OPT + eps).
+    Cost: ``log2(log(UB/LB) / log c)`` steps (cutoff) or ``log2((UB-LB)/eps)`` (eps).
+
+    Parameters
+    ----------
+    instance : HybridInstance
+    step : callable
+        ``step(instance, lam) -> (schedule or None, info dict)``.
+    cutoff : float, optional
+        Stop when ``upper <= cutoff * lower`` (ratio rule of ch. 3; 1.01 there).
+    eps : float, optional
+        Stop when ``upper - lower <= eps`` (absolute rule of ch. 2, Algorithm 2).
+        Exactly one of ``cutoff`` and ``eps`` is given.
+    lower, upper : float, optional
+        Override the bounds of :func:`~schedlab.offline.hybrid.bounds.bounds`.
+    name : str
+        Algorithm name stored in the result.
+
+    Returns
+    -------
+    HybridSchedule
+        Among accepted steps, the one of smallest makespan (ties: the smaller
+        λ, i.e. the later step). ``search.lam`` is its λ, ``search.upper`` the
+        smallest accepted λ and ``search.lower`` the largest rejected one (or LB).
+
+    Raises
+    ------
+    HybridError
+        When the step rejects the upper bound (a bug of the step: UB is feasible).
+    ValueError
+        On a bad cutoff / eps combination.
+    """
+    if (cutoff is None) == (eps is None):
+        raise ValueError("give exactly one of cutoff and eps")
+    if cutoff is not None and not cutoff > 1:
+        raise ValueError(f"cutoff = {cutoff}, expected > 1")
+    if eps is not None and not eps > 0:
+        raise ValueError(f"eps = {eps}, expected > 0")
+    b = bounds(instance)
+    lo = b.lower if lower is None else float(lower)
+    hi = b.upper if upper is None else float(upper)
+    steps: list[SearchStep] = []
+    best: tuple[HybridSchedule, float] | None = None
+
+    def evaluate(lam: float) -> bool:
+        nonlocal best
+        t0 = perf_counter()
+        schedule, info = step(instance, lam)
+        seconds = perf_counter() - t0
+        ok = schedule is not None
+        steps.append(SearchStep(lam, ok, schedule.makespan if ok else math.nan, seconds, info))
+        if ok and (best is None or schedule.makespan <= best[0].makespan):
+            best = (schedule, lam)
+        return ok
+
+    if not evaluate(hi):
+        raise HybridError(f"{name or 'algorithm'} rejected the upper bound λ = {hi}, which is feasible")
+    if instance.n == 0 or hi <= 0:
+        lo = hi
+
+    def done() -> bool:
+        if cutoff is not None:
+            return hi <= cutoff * lo
+        return hi - lo <= eps
+
+    while not done() and len(steps) < max_steps:
+        lam = (lo + hi) / 2
+        if lam <= lo or lam >= hi:  # float resolution reached
+            break
+        if evaluate(lam):
+            hi = lam
+        else:
+            lo = lam
+    schedule, lam = best
+    return schedule.with_info(algorithm=name, search=SearchInfo(lam, lo, hi, tuple(steps)))
