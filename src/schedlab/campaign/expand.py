@@ -1,0 +1,178 @@
+"""From a campaign specification to its list of runs, each with a stable id.
+
+Source: issue 3, point 1. Expansion is deterministic: workloads in spec order,
+then their windows (in the order drawn), then policies in spec order, then
+their grid points (keys sorted, values in list order), then repetitions.
+
+A run's id is the first 16 hex digits of the SHA-256 of its canonical
+configuration (:meth:`RunConfig.key` as JSON with sorted keys): the workload's
+name, its trace as written in the spec and its filters, the window, the policy
+and its parameters, the repetition and seed, tau and whether schedules are
+validated. Renaming the campaign or a policy label, moving the store,
+reordering the spec or adding policies keeps the ids of the runs that did not
+change, so a re-run skips them; names and labels in results always come from
+the current spec (see :func:`schedlab.campaign.store.campaign_results`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from schedlab.campaign.spec import Campaign
+from schedlab.errors import InputError
+
+__all__ = ["RunConfig", "expand", "run_seed"]
+
+
+@dataclass(frozen=True, slots=True)
+class RunConfig:
+    """Everything one run needs, picklable for worker processes.
+
+    ``trace_path`` is the resolved file to read; ``trace`` the path as the spec
+    wrote it (what the id hashes). ``window`` is the submit-time window applied
+    (the workload's ``window`` filter intersected with the sampled window), or
+    None for the whole trace. ``window_jobs`` and ``window_load`` describe the
+    sampled window (see :func:`schedlab.workload.windows.describe_windows`);
+    they are derived data, not part of the id.
+    """
+
+    campaign: str
+    workload: str
+    trace: str
+    trace_path: str
+    procs: int | None
+    status: int | None
+    window_index: int | None
+    window: tuple[float, float] | None
+    policy: str
+    params: tuple[tuple[str, object], ...]
+    label: str
+    repetition: int
+    seed: int
+    tau: float
+    validate: bool
+    window_jobs: int | None = field(default=None, compare=False)
+    window_load: float | None = field(default=None, compare=False)
+
+    def key(self) -> dict:
+        """The canonical configuration the id hashes (JSON-able, no derived or local data)."""
+        return {
+            "workload": self.workload,
+            "trace": self.trace,
+            "procs": self.procs,
+            "status": self.status,
+            "window_index": self.window_index,
+            "window": list(self.window) if self.window is not None else None,
+            "policy": self.policy,
+            "params": {k: v for k, v in self.params},
+            "repetition": self.repetition,
+            "seed": self.seed,
+            "tau": self.tau,
+            "validate": self.validate,
+        }
+
+    @property
+    def run_id(self) -> str:
+        text = json.dumps(self.key(), sort_keys=True, separators=(",", ":"))
+        return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+
+
+def run_seed(master: int, repetition: int) -> int:
+    """The seed of a run: ``SeedSequence([master, repetition])``'s first 32-bit word.
+
+    Every policy and window of one repetition gets the same seed (common
+    random numbers: policies are compared on the same draws).
+    """
+    return int(np.random.SeedSequence([master, repetition]).generate_state(1, dtype=np.uint32)[0])
+
+
+def expand(campaign: Campaign) -> list[RunConfig]:
+    """The runs of ``campaign``, in the deterministic order described in the module docstring.
+
+    Reads each trace once (in this process) to draw its windows and measure
+    their offered load.
+
+    Raises
+    ------
+    InputError
+        A trace that cannot be read, or two runs with the same configuration
+        (the same policy and parameters listed twice).
+    """
+    from schedlab.runner import load_instance
+    from schedlab.workload.windows import describe_windows, periods, random_windows
+
+    spec = campaign.spec
+    runs: list[RunConfig] = []
+    where: dict[str, str] = {}
+    for w_index, workload in enumerate(spec.workloads):
+        trace_path = str(campaign.resolve(workload.trace).resolve())
+        windows: list[tuple[int | None, tuple[float, float] | None, int | None, float | None]]
+        if workload.windows is None:
+            windows = [(None, workload.window, None, None)]
+        else:
+            sampler = workload.windows
+            instance, _ = load_instance(trace_path, procs=workload.procs, status=workload.status, window=workload.window)
+            if len(instance.jobs) == 0:
+                raise InputError(str(campaign.path), None, f"workloads[{w_index}]", workload.label, "a workload with jobs left after its filters")
+            if sampler.sample == "random":
+                rng = np.random.default_rng(spec.seed if sampler.seed is None else sampler.seed)
+                drawn = random_windows(instance.jobs, sampler.length, sampler.count, rng=rng)
+            else:
+                drawn = periods(instance.jobs, sampler.length)
+                if sampler.count is not None:
+                    drawn = drawn[: sampler.count]
+            described = describe_windows(instance.jobs, instance.platform.n_procs, drawn)
+            windows = [
+                (i, _intersect(window, workload.window), info.n_jobs, info.load)
+                for i, (window, info) in enumerate(zip(drawn, described))
+            ]
+        for window_index, window, n_jobs, load in windows:
+            for p_index, policy in enumerate(spec.policies):
+                for point in policy.grid():
+                    params = tuple(sorted(point.items()))
+                    label = _label(policy.label, policy.name, params, len(policy.grid()) > 1)
+                    for repetition in range(spec.repetitions):
+                        config = RunConfig(
+                            campaign=campaign.name,
+                            workload=workload.label,
+                            trace=workload.trace,
+                            trace_path=trace_path,
+                            procs=workload.procs,
+                            status=workload.status,
+                            window_index=window_index,
+                            window=window,
+                            policy=policy.name,
+                            params=params,
+                            label=label,
+                            repetition=repetition,
+                            seed=run_seed(spec.seed, repetition),
+                            tau=float(spec.tau),
+                            validate=spec.validate_schedules,
+                            window_jobs=n_jobs,
+                            window_load=load,
+                        )
+                        here = f"workloads[{w_index}] x policies[{p_index}] {dict(params)}"
+                        run_id = config.run_id
+                        if run_id in where:
+                            raise InputError(str(campaign.path), message=f"{here} repeats the run of {where[run_id]}")
+                        where[run_id] = here
+                        runs.append(config)
+    return runs
+
+
+def _intersect(window: tuple[float, float], limit: tuple[float, float] | None) -> tuple[float, float]:
+    if limit is None:
+        return window
+    return (max(window[0], limit[0]), min(window[1], limit[1]))
+
+
+def _label(label: str | None, name: str, params: tuple, many: bool) -> str:
+    """``label`` from the spec (with the grid values appended when it has several points), else ``name k=v ...``."""
+    text = " ".join(f"{k}={v}" for k, v in params)
+    if label is not None:
+        return f"{label} {text}" if many and text else label
+    return f"{name} {text}" if text else name

@@ -1,0 +1,349 @@
+"""Campaign specifications: a TOML file read with tomllib and validated with pydantic.
+
+Source: issue 3, point 1. A specification names the workloads (trace files,
+their filters, and how to cut them into windows), the policies with parameter
+grids, the metrics to report, the repetitions and the master seed. Every
+error names the key (``workloads[0].windows.count``), the value found and what
+is allowed, as an :class:`~schedlab.errors.InputError` on the spec file.
+
+Example (the whole format; see ``campaigns/easy-vs-conservative.toml``)::
+
+    name = "easy-vs-conservative"      # default: the file name without .toml
+    seed = 2024                        # master seed (windows and per-run seeds)
+    repetitions = 1                    # runs of each configuration, seeds differ
+    tau = 10.0                         # bounded-slowdown threshold (s)
+    validate = true                    # check every schedule
+    store = "easy-vs-conservative.store"  # result directory, relative to this file
+    metrics = ["bsld_mean", "wait_mean", "utilization"]
+
+    [[workloads]]
+    name = "kth"                       # default: the trace file name
+    trace = "../../shared/traces/KTH-SP2-1996-2.1-cln.swf.gz"  # relative to this file
+    status = 1                         # optional filters, as `schedlab simulate`
+    windows = { sample = "random", count = 10, length = "7d" }
+
+    [[policies]]
+    name = "easy"
+    params = { order = ["fcfs", "sjf"] }   # a list is a grid axis
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+import re
+import tomllib
+import types
+import typing
+from pathlib import Path
+from typing import Annotated, Literal, Union
+
+import numpy as np
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from schedlab.errors import InputError
+
+__all__ = ["Campaign", "CampaignSpec", "PolicySpec", "WindowSpec", "WorkloadSpec", "load_campaign", "metric_names", "parse_duration"]
+
+Scalar = Union[bool, int, float, str]
+
+_UNITS = {"s": 1.0, "m": 60.0, "h": 3600.0, "d": 86400.0, "w": 7 * 86400.0}
+_DURATION = re.compile(r"^\s*([0-9]+(?:\.[0-9]*)?)\s*([smhdw]?)\s*$")
+DURATION_FORMS = "a number of seconds or a string like '3600s', '90m', '12h', '7d', '2w'"
+
+
+def parse_duration(value: object) -> float:
+    """Seconds in ``value``: a number (seconds) or ``"<number><unit>"`` with unit s, m, h, d or w.
+
+    Raises ValueError on anything else or on a duration <= 0.
+    """
+    if isinstance(value, bool):
+        raise ValueError(f"expected {DURATION_FORMS}")
+    if isinstance(value, (int, float)):
+        seconds = float(value)
+    elif isinstance(value, str) and (match := _DURATION.match(value)):
+        seconds = float(match.group(1)) * _UNITS[match.group(2) or "s"]
+    else:
+        raise ValueError(f"expected {DURATION_FORMS}")
+    if not (math.isfinite(seconds) and seconds > 0):
+        raise ValueError(f"expected a duration > 0 ({DURATION_FORMS})")
+    return seconds
+
+
+@functools.cache
+def metric_names() -> tuple[str, ...]:
+    """Every key :func:`schedlab.metrics.aggregate` returns (measured on an empty instance), ``tau`` excluded."""
+    from schedlab.metrics import aggregate
+    from schedlab.platform.homogeneous import Machine
+    from schedlab.schedule import Instance, Schedule
+    from schedlab.workload.jobs import JobTable
+
+    empty = Instance(JobTable.from_arrays(submit=[], run_time=[], procs=[]), Machine(1))
+    return tuple(key for key in aggregate(empty, Schedule.empty(0)) if key != "tau")
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class WindowSpec(_Model):
+    """How a workload is cut into windows; each window is one instance of the campaign.
+
+    ``sample = "random"``: ``count`` windows of ``length`` with uniform random
+    starts (:func:`schedlab.workload.windows.random_windows`), drawn with
+    ``numpy.random.default_rng(seed)`` (default seed: the campaign's).
+    ``sample = "periods"``: consecutive periods of ``length`` from the first
+    submit time (:func:`~schedlab.workload.windows.periods`); ``count``, when
+    given, keeps the first ``count``.
+    """
+
+    sample: Literal["random", "periods"] = "random"
+    length: float
+    count: Annotated[int, Field(ge=1)] | None = None
+    seed: Annotated[int, Field(ge=0)] | None = None
+
+    @field_validator("length", mode="before")
+    @classmethod
+    def _length(cls, value: object) -> float:
+        return parse_duration(value)
+
+
+class WorkloadSpec(_Model):
+    """A trace file, its filters (as ``schedlab simulate``) and optionally its windows."""
+
+    trace: str
+    name: str | None = None
+    procs: Annotated[int, Field(ge=1)] | None = None
+    status: int | None = None
+    window: tuple[float, float] | None = None
+    windows: WindowSpec | None = None
+
+    @field_validator("window")
+    @classmethod
+    def _window(cls, value):
+        if value is not None and not value[0] < value[1]:
+            raise ValueError("expected [start, end] in seconds with start < end")
+        return value
+
+    @property
+    def label(self) -> str:
+        """The workload's name in results: ``name``, else the trace file name without ``.swf[.gz]``/``.json``."""
+        if self.name:
+            return self.name
+        base = Path(self.trace).name
+        for suffix in (".gz", ".swf", ".json"):
+            base = base.removesuffix(suffix)
+        return base
+
+
+class PolicySpec(_Model):
+    """A registered policy and its parameters; a list value is one axis of the grid."""
+
+    name: str
+    params: dict[str, Union[Scalar, list[Scalar]]] = Field(default_factory=dict)
+    label: str | None = None
+
+    def grid(self) -> list[dict[str, Scalar]]:
+        """Every combination of the parameter lists, in key order then list order (lexicographic)."""
+        keys = sorted(self.params)
+        axes = [v if isinstance(v, list) else [v] for v in (self.params[k] for k in keys)]
+        points: list[dict[str, Scalar]] = [{}]
+        for key, axis in zip(keys, axes):
+            points = [{**point, key: value} for point in points for value in axis]
+        return points
+
+
+class CampaignSpec(_Model):
+    """The whole specification file (see the module docstring for the format)."""
+
+    name: str | None = None
+    seed: Annotated[int, Field(ge=0)] = 0
+    repetitions: Annotated[int, Field(ge=1)] = 1
+    tau: Annotated[float, Field(gt=0)] = 10.0
+    validate_schedules: bool = Field(True, alias="validate")
+    store: str | None = None
+    metrics: list[str] = Field(default_factory=lambda: ["bsld_mean", "wait_mean", "utilization"])
+    workloads: Annotated[list[WorkloadSpec], Field(min_length=1)]
+    policies: Annotated[list[PolicySpec], Field(min_length=1)]
+
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+
+
+class Campaign:
+    """A validated specification and where it lives: paths resolve relative to the spec file.
+
+    Attributes
+    ----------
+    spec : CampaignSpec
+    path : Path
+        The specification file.
+    name : str
+        ``spec.name`` or the file's stem.
+    store : Path
+        The result directory: ``store`` argument, else the spec's ``store``
+        key, else ``<spec stem>.store`` next to the spec file.
+    """
+
+    def __init__(self, spec: CampaignSpec, path: Path, store: Path | None = None) -> None:
+        self.spec = spec
+        self.path = path
+        self.name = spec.name or path.stem
+        if store is None:
+            store = self.resolve(spec.store) if spec.store else path.with_name(f"{path.stem}.store")
+        self.store = Path(store)
+
+    def resolve(self, relative: str) -> Path:
+        """A path of the spec (``~`` expanded), relative to the spec file's directory unless absolute."""
+        candidate = Path(relative).expanduser()
+        return candidate if candidate.is_absolute() else (self.path.parent / candidate)
+
+
+def load_campaign(path, *, store=None) -> Campaign:
+    """Read and validate a campaign specification file.
+
+    Beyond the schema, checks that policy names are registered
+    (:data:`schedlab.policies.POLICIES`), that every grid point is accepted by
+    the policy (parameter names and types via
+    :func:`~schedlab.policies.make_policy`, values by the policy's ``reset``
+    on an empty instance), that metric and workload names are valid and unique,
+    and that trace files exist.
+
+    Raises
+    ------
+    InputError
+        On the spec file, naming the key, the value and what is allowed.
+    """
+    path = Path(path)
+    source = str(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise InputError(source, message="no such campaign specification") from None
+    except OSError as error:
+        raise InputError(source, message=f"cannot read: {error.strerror or error}") from None
+    try:
+        raw = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        raise InputError(source, message=f"invalid TOML: {error}") from None
+    try:
+        spec = CampaignSpec.model_validate(raw)
+    except ValidationError as error:
+        raise _input_error(source, error) from None
+    campaign = Campaign(spec, path, None if store is None else Path(store))
+    _check(campaign)
+    return campaign
+
+
+def _check(campaign: Campaign) -> None:
+    from schedlab.engine import simulate
+    from schedlab.platform.homogeneous import Machine
+    from schedlab.policies import POLICIES, make_policy
+    from schedlab.schedule import Instance
+    from schedlab.workload.jobs import JobTable
+
+    source, spec = str(campaign.path), campaign.spec
+    known = metric_names()
+    for i, name in enumerate(spec.metrics):
+        if name not in known:
+            raise InputError(source, None, f"metrics[{i}]", repr(name), f"one of {', '.join(known)}")
+    seen: dict[str, int] = {}
+    for i, workload in enumerate(spec.workloads):
+        label = workload.label
+        if label in seen:
+            raise InputError(
+                source, None, f"workloads[{i}].name", repr(label), f"a name not used by workloads[{seen[label]}] (set name = ...)"
+            )
+        seen[label] = i
+        if not campaign.resolve(workload.trace).is_file():
+            raise InputError(source, None, f"workloads[{i}].trace", repr(workload.trace), "an existing trace file (relative to the spec file)")
+        if workload.windows is not None and workload.windows.sample == "random" and workload.windows.count is None:
+            raise InputError(source, None, f"workloads[{i}].windows.count", None, "an integer >= 1 for sample = 'random'")
+    # Parameter values are checked by the policy's own reset on an empty instance of 4096 processors,
+    # so that size-dependent checks (dedicated < P) pass here and are made by the runs, which know P;
+    # larger machines cost some policies O(P) set-up time at every spec load.
+    empty = Instance(JobTable.from_arrays(submit=[], run_time=[], procs=[]), Machine(4096))
+    labels: dict[str, int] = {}
+    for i, policy in enumerate(spec.policies):
+        key = f"policies[{i}]"
+        if policy.name not in POLICIES:
+            raise InputError(source, None, f"{key}.name", repr(policy.name), f"one of {', '.join(sorted(POLICIES))}")
+        for point in policy.grid():
+            try:
+                simulate(empty, make_policy(policy.name, point), rng=np.random.default_rng(0))
+            except InputError as error:
+                reason = getattr(error, "expected", None) or str(error).split(": ", 1)[-1]
+                raise InputError(source, None, f"{key}.params", _toml(point), reason) from None
+        if policy.label is not None:
+            if policy.label in labels:
+                raise InputError(source, None, f"{key}.label", repr(policy.label), f"a label not used by policies[{labels[policy.label]}]")
+            labels[policy.label] = i
+
+
+def _toml(point: dict) -> str:
+    return "{" + ", ".join(f"{k} = {v!r}" for k, v in point.items()) + "}"
+
+
+def _input_error(source: str, error: ValidationError) -> InputError:
+    """The first pydantic error as one InputError naming the key, the value and what is allowed."""
+    first = error.errors(include_url=False)[0]
+    loc = first["loc"]
+    key = _dotted(loc)
+    kind = first["type"]
+    if kind == "extra_forbidden":
+        allowed = _allowed_keys(loc[:-1])
+        return InputError(source, None, key, None, None, message=f"unknown key {key!r}, expected one of {', '.join(allowed)}")
+    if kind == "missing":
+        return InputError(source, None, None, None, None, message=f"missing key {key!r}")
+    value = first.get("input")
+    shown = repr(value) if not isinstance(value, dict) else "{...}"
+    if any(isinstance(part, str) and part in _UNION_TAGS for part in loc):
+        return InputError(source, None, key, shown, "a number, a string, a boolean, or a list of them")
+    message = first["msg"].removeprefix("Value error, ").removeprefix("Input should be ").removeprefix("expected ")
+    return InputError(source, None, key, shown, message)
+
+
+_UNION_TAGS = {"bool", "int", "float", "str", "list[union[bool,int,float,str]]"}
+"""The labels pydantic puts in an error location for the branches of a parameter value's union."""
+
+
+def _dotted(loc) -> str:
+    """``("workloads", 0, "windows", "count")`` as ``workloads[0].windows.count`` (union branch labels dropped)."""
+    out = ""
+    for part in loc:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        elif part in _UNION_TAGS:
+            break
+        else:
+            out += f".{part}" if out else str(part)
+    return out
+
+
+def _allowed_keys(loc) -> list[str]:
+    """The keys the model at ``loc`` (a pydantic error location) accepts, as written in TOML."""
+    model: object = CampaignSpec
+    for part in loc:
+        if isinstance(part, int):
+            continue
+        if not (isinstance(model, type) and issubclass(model, BaseModel)):
+            return []
+        info = model.model_fields.get(part)
+        if info is None:
+            return []
+        model = _inner_model(info.annotation)
+    if isinstance(model, type) and issubclass(model, BaseModel):
+        return sorted(info.alias or name for name, info in model.model_fields.items())
+    return []
+
+
+def _inner_model(annotation):
+    """The BaseModel inside ``list[M]``, ``M | None`` or ``Annotated[...]``, else the annotation."""
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return annotation
+    origin = typing.get_origin(annotation)
+    if origin in (list, Union, types.UnionType, Annotated):
+        for arg in typing.get_args(annotation):
+            inner = _inner_model(arg)
+            if isinstance(inner, type) and issubclass(inner, BaseModel):
+                return inner
+    return annotation
