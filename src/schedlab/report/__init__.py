@@ -1,0 +1,1 @@
+"""Reports: plots and pages made from run outputs (jobs.csv) and campaign stores."""
