@@ -6,7 +6,7 @@ TRACES ?= ../shared/traces
 # Slow tests (full real traces, a few minutes) run in CI; `make test PYTEST_ARGS=` runs them here too.
 PYTEST_ARGS ?= -m "not slow"
 
-.PHONY: demo test bench clean
+.PHONY: demo test bench clean browser
 
 $(BIN)/activate:
 	$(PYTHON) -m venv $(VENV)
@@ -19,8 +19,12 @@ $(VENV)/.installed: $(BIN)/activate pyproject.toml
 demo: $(VENV)/.installed
 	$(BIN)/schedlab simulate $(TRACES)/HPC2N-2002-2.2-cln.swf.gz --policy easy --out runs/demo-hpc2n-easy --force
 
-test: $(VENV)/.installed
+test: browser $(VENV)/.installed
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+# Headless Chromium + chromedriver for tests/test_browser.py: installed with apt as root, else that test skips.
+browser:
+	bash scripts/install-browser.sh
 
 bench: $(VENV)/.installed
 	$(BIN)/python benchmarks/bench_rigid.py --traces $(TRACES)

@@ -185,8 +185,14 @@ def campaign_report(
     store: StoreOpt = None,
     force: Annotated[bool, typer.Option(help="Write into a non-empty --out directory.")] = False,
     metric: Annotated[list[str], typer.Option("--metric", "-m", help="Metric to report, repeatable (default: the spec's `metrics`).")] = [],
+    baseline: Annotated[
+        Optional[str], typer.Option("--baseline", "-b", help="Policy label to normalise to: metric / baseline's, per window and repetition.")
+    ] = None,
 ) -> None:
-    """Write tables (mean, median, 95% CI), box plots per policy and one self-contained HTML page."""
+    """Write tables (mean, median, 95% CI), box plots per policy and one self-contained HTML page.
+
+    With --baseline, also the ratios to that policy; with a numeric parameter grid, line plots over it.
+    """
     from schedlab.campaign import load_campaign, metric_names
     from schedlab.campaign.report import write_report
     from schedlab.errors import InputError
@@ -196,5 +202,5 @@ def campaign_report(
         for name in metric:
             if name not in metric_names():
                 raise InputError("--metric", field="--metric", value=name, expected=f"one of {', '.join(metric_names())}")
-        written = write_report(campaign, out_dir, force=force, metrics=metric or None)
+        written = write_report(campaign, out_dir, force=force, metrics=metric or None, baseline=baseline)
     _err.print(f"wrote {len(written)} files to {out_dir} (open {out_dir / 'index.html'})", markup=False)

@@ -1,4 +1,4 @@
-"""``schedlab gantt``: the Gantt chart of one run, with utilization and queue length below."""
+"""``schedlab gantt``: the Gantt chart of one run, with utilization and queue length below (an image, a zoomable page)."""
 
 from __future__ import annotations
 
@@ -10,18 +10,30 @@ import typer
 
 def gantt(
     jobs_csv: Annotated[Path, typer.Argument(help="A run's jobs.csv (ours or Batsim's).")],
-    out: Annotated[Path, typer.Option("--out", "-o", help="Image to write: .png, .svg or .pdf.")],
+    out: Annotated[Optional[Path], typer.Option("--out", "-o", help="Image to write: .png, .svg or .pdf.")] = None,
+    html: Annotated[Optional[Path], typer.Option("--html", help="Zoomable, self-contained HTML page to write (plotly).")] = None,
     start: Annotated[Optional[float], typer.Option("--from", help="Start of the view (s, run clock).")] = None,
     end: Annotated[Optional[float], typer.Option("--to", help="End of the view (s).")] = None,
     procs: Annotated[Optional[int], typer.Option(help="Machine size (default: highest processor used + 1).")] = None,
     max_rectangles: Annotated[int, typer.Option(help="Draw ranges one by one up to this many; aggregate beyond.")] = 20_000,
 ) -> None:
-    """Draw JOBS_CSV's Gantt chart (every allocation, or busy fractions when the view holds too many) to --out."""
+    """Draw JOBS_CSV's Gantt chart (every allocation, or busy fractions when the view holds too many) to --out
+    (an image) and/or --html (a zoomable page); at least one of them."""
     from schedlab import cli
     from schedlab.report.gantt import plot_gantt
 
     with cli._one_line_errors():
+        if out is None and html is None:
+            raise cli.InputError("schedlab gantt", message="nothing to write: give --out IMAGE, --html PAGE or both")
         if not jobs_csv.is_file():
             raise cli.InputError(str(jobs_csv), message="no such file")
-        drawn = plot_gantt(jobs_csv, out, start=start, end=end, n_procs=procs, max_rectangles=max_rectangles)
-    cli.out.print(f"wrote {out}: {drawn['jobs']:,} jobs, {drawn['ranges']:,} ranges ({drawn['mode']})", markup=False, soft_wrap=True)
+        view = {"start": start, "end": end, "n_procs": procs, "max_rectangles": max_rectangles}
+        written = []
+        if out is not None:
+            written.append((out, plot_gantt(jobs_csv, out, **view)))
+        if html is not None:
+            from schedlab.report.gantt_html import gantt_html
+
+            written.append((html, gantt_html(jobs_csv, html, **view)))
+    for path, drawn in written:
+        cli.out.print(f"wrote {path}: {drawn['jobs']:,} jobs, {drawn['ranges']:,} ranges ({drawn['mode']})", markup=False, soft_wrap=True)

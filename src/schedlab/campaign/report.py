@@ -6,6 +6,14 @@ interval of the mean is Student's ``mean +- t(0.975, n-1) s / sqrt(n)``
 (undefined, left empty, for n < 2). Plots use matplotlib's object API on an
 Agg canvas (no pyplot, no global backend change) and are embedded in the page
 as base64 PNG, so ``index.html`` is one file that opens anywhere.
+
+With a ``baseline`` policy label, every metric is also normalised to it: each
+run's value is divided by the baseline's value on the same workload, window
+and repetition (common random numbers), and these ratios are summarised the
+same way (:func:`normalize`). When a policy has a numeric parameter with
+several values in the grid, the metric's mean (and 95 % CI) is drawn as a line
+over that parameter, one line per workload and setting of the other parameters
+(:func:`parameter_sweeps`, :func:`sweep`).
 """
 
 from __future__ import annotations
@@ -24,7 +32,7 @@ from schedlab.campaign.spec import Campaign
 from schedlab.campaign.store import TIMING_COLUMNS, campaign_results
 from schedlab.errors import InputError
 
-__all__ = ["summarize", "t_quantile_975", "write_report"]
+__all__ = ["normalize", "parameter_sweeps", "summarize", "sweep", "t_quantile_975", "write_report"]
 
 # Student's t 0.975 quantiles for 1..30 degrees of freedom, then 40, 60, 120 (standard tables).
 _T975 = (
@@ -60,43 +68,123 @@ def summarize(table: pd.DataFrame, metrics: list[str], *, order: list[str] | Non
         for workload in sorted(done["workload"].unique()):
             for label in labels:
                 values = done.loc[(done["workload"] == workload) & (done["label"] == label), metric].dropna()
-                values = values.to_numpy(dtype=np.float64)
-                n = int(values.size)
-                if n == 0:
-                    continue
-                mean = float(np.mean(values))
-                std = float(np.std(values, ddof=1)) if n > 1 else math.nan
-                half = t_quantile_975(n - 1) * std / math.sqrt(n) if n > 1 else math.nan
-                rows.append(
-                    {
-                        "metric": metric,
-                        "workload": workload,
-                        "label": label,
-                        "n": n,
-                        "mean": mean,
-                        "median": float(np.median(values)),
-                        "std": std,
-                        "ci95_low": mean - half,
-                        "ci95_high": mean + half,
-                        "min": float(np.min(values)),
-                        "max": float(np.max(values)),
-                    }
-                )
-    columns = ["metric", "workload", "label", "n", "mean", "median", "std", "ci95_low", "ci95_high", "min", "max"]
-    return pd.DataFrame(rows, columns=columns)
+                stats = _stats(values.to_numpy(dtype=np.float64))
+                if stats is not None:
+                    rows.append({"metric": metric, "workload": workload, "label": label, **stats})
+    return pd.DataFrame(rows, columns=["metric", "workload", "label", *_STATS])
 
 
-def write_report(campaign: Campaign, out, *, force: bool = False, metrics: list[str] | None = None) -> list[Path]:
+_STATS = ("n", "mean", "median", "std", "ci95_low", "ci95_high", "min", "max")
+
+
+def _stats(values: np.ndarray) -> dict | None:
+    """n, mean, median, std, 95 % CI of the mean (Student's t), min, max of ``values``; None when empty."""
+    n = int(values.size)
+    if n == 0:
+        return None
+    mean = float(np.mean(values))
+    std = float(np.std(values, ddof=1)) if n > 1 else math.nan
+    half = t_quantile_975(n - 1) * std / math.sqrt(n) if n > 1 else math.nan
+    return {
+        "n": n,
+        "mean": mean,
+        "median": float(np.median(values)),
+        "std": std,
+        "ci95_low": mean - half,
+        "ci95_high": mean + half,
+        "min": float(np.min(values)),
+        "max": float(np.max(values)),
+    }
+
+
+_PAIRING = ("workload", "window_index", "repetition")
+"""A run and its baseline share these: the same instance and the same random draws."""
+
+
+def normalize(table: pd.DataFrame, metrics: list[str], baseline: str) -> pd.DataFrame:
+    """The finished runs with each metric divided by the baseline label's value on the same workload, window
+    and repetition: ``metric / metric_of_baseline`` (the baseline's own rows are all 1).
+
+    Runs without a finished baseline partner are left out; a ratio whose baseline value is 0 or missing is
+    NaN (a mean wait of 0 s has no meaningful ratio), so :func:`summarize` of the result counts only defined
+    ratios in ``n``. Cost: one hash join, O(runs).
+
+    Raises
+    ------
+    InputError
+        ``baseline`` is not a label of a finished run.
+    """
+    done = table[table["state"] == "done"]
+    labels = list(dict.fromkeys(done["label"]))
+    if baseline not in labels:
+        expected = f"a policy label with finished runs: {', '.join(map(repr, labels))}"
+        raise InputError("--baseline", field="--baseline", value=repr(baseline), expected=expected)
+    key_columns = [f"_key_{k}" for k in _PAIRING]
+    # as text, with "" for null: runs on a whole trace (no window index) pair too
+    left = done.assign(**{key: done[k].astype(object).where(done[k].notna(), "").astype(str) for key, k in zip(key_columns, _PAIRING)})
+    base = left.loc[left["label"] == baseline, key_columns + metrics]
+    merged = left.merge(base, on=key_columns, how="inner", suffixes=("", "__baseline"), validate="many_to_one")
+    for metric in metrics:
+        reference = merged[f"{metric}__baseline"].astype(np.float64)
+        merged[metric] = merged[metric].astype(np.float64) / reference.where(reference != 0)
+    return merged.drop(columns=key_columns + [f"{metric}__baseline" for metric in metrics])
+
+
+def parameter_sweeps(table: pd.DataFrame) -> list[tuple[str, str]]:
+    """``(policy, parameter)`` pairs whose finished runs hold at least 2 distinct numeric values of the
+    parameter (``param_<parameter>`` columns; booleans are not numeric), in order of appearance."""
+    done = table[table["state"] == "done"]
+    found = []
+    for policy in dict.fromkeys(done["policy"]):
+        rows = done[done["policy"] == policy]
+        for column in sorted(c for c in rows.columns if c.startswith("param_")):
+            text = rows[column].dropna().astype(str)
+            if text.empty or text.str.lower().isin(["true", "false"]).any():
+                continue
+            values = pd.to_numeric(text, errors="coerce")
+            if values.notna().all() and values.nunique() >= 2 and len(text) == len(rows):
+                found.append((str(policy), column.removeprefix("param_")))
+    return found
+
+
+def sweep(table: pd.DataFrame, metric: str, policy: str, parameter: str) -> pd.DataFrame:
+    """Statistics of ``metric`` (as :func:`summarize`) per workload, setting of the policy's other
+    parameters (``series``, ``k=v ...``; empty when there are none) and numeric ``value`` of ``parameter``,
+    over the finished runs of ``policy``; sorted by workload, series, value."""
+    done = table[(table["state"] == "done") & (table["policy"] == policy)]
+    others = sorted(c for c in done.columns if c.startswith("param_") and c != f"param_{parameter}" and done[c].notna().any())
+    series = pd.Series("", index=done.index)
+    for column in others:
+        series = series + (series.str.len() > 0).map({True: " ", False: ""}) + f"{column.removeprefix('param_')}=" + done[column].astype(str)
+    value = pd.to_numeric(done[f"param_{parameter}"])
+    frame = pd.DataFrame({"workload": done["workload"], "series": series, "value": value, metric: done[metric]})
+    rows = []
+    for (workload, name, value), group in frame.groupby(["workload", "series", "value"], sort=True):
+        stats = _stats(group[metric].dropna().to_numpy(dtype=np.float64))
+        if stats is not None:
+            where = {"metric": metric, "workload": workload, "policy": policy, "parameter": parameter, "series": name}
+            rows.append({**where, "value": float(value), **stats})
+    return pd.DataFrame(rows, columns=["metric", "workload", "policy", "parameter", "series", "value", *_STATS])
+
+
+def write_report(
+    campaign: Campaign, out, *, force: bool = False, metrics: list[str] | None = None, baseline: str | None = None
+) -> list[Path]:
     """Write the report of ``campaign``'s stored runs into directory ``out``; return the files written.
 
     Files: ``summary.csv`` (see :func:`summarize`), ``runs.parquet`` (the
     campaign's rows), ``<metric>.png`` (box plots per policy label, one panel
     per workload) and ``index.html`` (everything on one self-contained page).
+    With ``baseline`` (a policy label), ``normalized.csv``: the summary of the
+    ratios to the baseline (:func:`normalize`). For each numeric parameter
+    grid (:func:`parameter_sweeps`), ``sweeps.csv`` and
+    ``<metric>-<policy>-<parameter>.png`` (mean and 95 % CI over the values).
 
     Raises
     ------
     InputError
-        ``out`` is a non-empty directory and not ``force``; no run of the campaign is stored.
+        ``out`` is a non-empty directory and not ``force``; no run of the campaign is stored;
+        ``baseline`` is not a label with finished runs.
     """
     out = Path(out)
     if out.exists() and not out.is_dir():
@@ -111,10 +199,18 @@ def write_report(campaign: Campaign, out, *, force: bool = False, metrics: list[
     metrics = list(metrics or campaign.spec.metrics)
     table = arrow.to_pandas()
     summary = summarize(table, metrics, order=order)
+    normalized = None if baseline is None else summarize(normalize(table, metrics, baseline), metrics, order=order)
+    sweeps = [sweep(table, metric, policy, parameter) for metric in metrics for policy, parameter in parameter_sweeps(table)]
     out.mkdir(parents=True, exist_ok=True)
     written = []
     summary.to_csv(out / "summary.csv", index=False, float_format="%.6g")
     written.append(out / "summary.csv")
+    if normalized is not None:
+        normalized.to_csv(out / "normalized.csv", index=False, float_format="%.6g")
+        written.append(out / "normalized.csv")
+    if sweeps:
+        pd.concat(sweeps, ignore_index=True).to_csv(out / "sweeps.csv", index=False, float_format="%.6g")
+        written.append(out / "sweeps.csv")
     import pyarrow.parquet as pq
 
     pq.write_table(arrow, out / "runs.parquet")
@@ -125,7 +221,17 @@ def write_report(campaign: Campaign, out, *, force: bool = False, metrics: list[
         (out / f"{metric}.png").write_bytes(png)
         written.append(out / f"{metric}.png")
         images[metric] = png
-    page = _html(campaign, table, summary, images, len(runs))
+    sweep_images = []
+    for frame in sweeps:
+        if frame.empty:
+            continue
+        first = frame.iloc[0]
+        name = f"{first['metric']}-{_slug(first['policy'])}-{_slug(first['parameter'])}.png"
+        png = _sweep_plot(frame)
+        (out / name).write_bytes(png)
+        written.append(out / name)
+        sweep_images.append((frame, png))
+    page = _html(campaign, table, summary, images, len(runs), normalized=normalized, baseline=baseline, sweeps=sweep_images)
     (out / "index.html").write_text(page, encoding="utf-8")
     written.append(out / "index.html")
     return written
@@ -156,7 +262,55 @@ def _box_plot(table: pd.DataFrame, metric: str, order: list[str]) -> bytes:
     return buffer.getvalue()
 
 
-def _html(campaign: Campaign, table: pd.DataFrame, summary: pd.DataFrame, images: dict[str, bytes], n_runs: int) -> str:
+def _slug(text: str) -> str:
+    return "".join(ch if ch.isalnum() or ch in "-_" else "_" for ch in str(text))
+
+
+def _sweep_plot(frame: pd.DataFrame) -> bytes:
+    """Mean of the metric over the parameter's values, 95 % CI as error bars, one line per (workload, series)."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    first = frame.iloc[0]
+    figure = Figure(figsize=(6.0, 3.6), dpi=100)
+    FigureCanvasAgg(figure)
+    ax = figure.subplots()
+    for (workload, series), line in frame.groupby(["workload", "series"], sort=True):
+        half = (line["ci95_high"] - line["mean"]).fillna(0.0).to_numpy()
+        name = f"{workload} {series}".strip()
+        ax.errorbar(line["value"], line["mean"], yerr=half, marker="o", capsize=3, label=name)
+    ax.set_xlabel(f"{first['policy']}: {first['parameter']}")
+    ax.set_ylabel(f"{first['metric']} (mean, 95 % CI)")
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize="small")
+    figure.tight_layout()
+    buffer = io.BytesIO()
+    figure.savefig(buffer, format="png", metadata={"Software": None})
+    return buffer.getvalue()
+
+
+def _stats_cells(record) -> str:
+    ci = "" if math.isnan(record.ci95_low) else f"[{_fmt(record.ci95_low)}, {_fmt(record.ci95_high)}]"
+    return (
+        f"<td>{record.n}</td><td>{_fmt(record.mean)}</td><td>{_fmt(record.median)}</td><td>{ci}</td>"
+        f"<td>{_fmt(record.min)}</td><td>{_fmt(record.max)}</td>"
+    )
+
+
+_STATS_HEAD = "<th>n</th><th>mean</th><th>median</th><th>95 % CI</th><th>min</th><th>max</th>"
+
+
+def _html(
+    campaign: Campaign,
+    table: pd.DataFrame,
+    summary: pd.DataFrame,
+    images: dict[str, bytes],
+    n_runs: int,
+    *,
+    normalized: pd.DataFrame | None = None,
+    baseline: str | None = None,
+    sweeps: list[tuple[pd.DataFrame, bytes]] = (),
+) -> str:
     esc = html.escape
     states = table["state"].value_counts().to_dict()
     done, failed = int(states.get("done", 0)), int(states.get("failed", 0))
@@ -175,17 +329,44 @@ def _html(campaign: Campaign, table: pd.DataFrame, summary: pd.DataFrame, images
     for metric, png in images.items():
         parts.append(f"<h2>{esc(metric)}</h2>")
         rows = summary[summary["metric"] == metric]
-        parts.append("<table><tr><th>workload</th><th>policy</th><th>n</th><th>mean</th><th>median</th><th>95 % CI</th><th>min</th><th>max</th></tr>")
+        parts.append(f'<table class="summary" data-metric="{esc(metric)}"><tr><th>workload</th><th>policy</th>{_STATS_HEAD}</tr>')
         for record in rows.itertuples(index=False):
-            ci = "" if math.isnan(record.ci95_low) else f"[{_fmt(record.ci95_low)}, {_fmt(record.ci95_high)}]"
-            parts.append(
-                f'<tr><td class="l">{esc(record.workload)}</td><td class="l">{esc(record.label)}</td><td>{record.n}</td>'
-                f"<td>{_fmt(record.mean)}</td><td>{_fmt(record.median)}</td><td>{ci}</td>"
-                f"<td>{_fmt(record.min)}</td><td>{_fmt(record.max)}</td></tr>"
-            )
+            names = f'<td class="l">{esc(record.workload)}</td><td class="l">{esc(record.label)}</td>'
+            parts.append(f"<tr>{names}{_stats_cells(record)}</tr>")
         parts.append("</table>")
         data = base64.b64encode(png).decode("ascii")
         parts.append(f'<img alt="box plot of {esc(metric)} per policy" src="data:image/png;base64,{data}">')
+        if normalized is not None:
+            parts.append(f"<h3>{esc(metric)} relative to {esc(baseline)}</h3>")
+            parts.append(
+                f"<p>Per workload, window and repetition: {esc(metric)} / {esc(metric)} of {esc(baseline)}; "
+                "ratios whose baseline value is 0 are left out.</p>"
+            )
+            parts.append(
+                f'<table class="normalized" data-metric="{esc(metric)}" data-baseline="{esc(baseline)}">'
+                f"<tr><th>workload</th><th>policy</th>{_STATS_HEAD}</tr>"
+            )
+            for record in normalized[normalized["metric"] == metric].itertuples(index=False):
+                names = f'<td class="l">{esc(record.workload)}</td><td class="l">{esc(record.label)}</td>'
+                parts.append(f"<tr>{names}{_stats_cells(record)}</tr>")
+            parts.append("</table>")
+        for frame, sweep_png in sweeps:
+            if frame.iloc[0]["metric"] != metric:
+                continue
+            policy, parameter = frame.iloc[0]["policy"], frame.iloc[0]["parameter"]
+            parts.append(f"<h3>{esc(metric)} over {esc(policy)} {esc(parameter)}</h3>")
+            parts.append(
+                f'<table class="sweep" data-metric="{esc(metric)}" data-policy="{esc(policy)}" data-parameter="{esc(parameter)}">'
+                f"<tr><th>workload</th><th>other parameters</th><th>{esc(parameter)}</th>{_STATS_HEAD}</tr>"
+            )
+            for record in frame.itertuples(index=False):
+                parts.append(
+                    f'<tr><td class="l">{esc(record.workload)}</td><td class="l">{esc(record.series)}</td>'
+                    f"<td>{record.value:g}</td>{_stats_cells(record)}</tr>"
+                )
+            parts.append("</table>")
+            data = base64.b64encode(sweep_png).decode("ascii")
+            parts.append(f'<img alt="{esc(metric)} over {esc(policy)} {esc(parameter)}" src="data:image/png;base64,{data}">')
     if failed:
         parts.append("<h2>Failed runs</h2><table><tr><th>run</th><th>workload</th><th>policy</th><th>error</th></tr>")
         for record in table[table["state"] == "failed"].itertuples(index=False):
