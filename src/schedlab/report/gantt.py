@@ -118,6 +118,50 @@ def _started_columns(frame: pd.DataFrame) -> tuple[np.ndarray, np.ndarray, np.nd
     return pick("submission_time"), pick("starting_time"), pick("finish_time"), pick("requested_number_of_resources")
 
 
+@dataclass(frozen=True)
+class View:
+    """What a Gantt chart of ``[t0, t1)`` shows: the run's table, the ranges in view, and how to draw them."""
+
+    frame: pd.DataFrame
+    ranges: Ranges  # only those of jobs running in the view
+    start: np.ndarray  # per job row (NaN when never started)
+    finish: np.ndarray
+    t0: float
+    t1: float
+    n_procs: int
+    jobs: int  # jobs in view
+    mode: str  # "rectangles" or "aggregated"
+
+
+def load_view(
+    jobs_csv: str | os.PathLike, *, start: float | None, end: float | None, n_procs: int | None, max_rectangles: int
+) -> View:
+    """Read ``jobs_csv`` and select the view (default: first start to last end; machine: highest processor + 1).
+
+    Raises InputError when no job started, ``n_procs`` is smaller than the processors used, or the window is empty.
+    """
+    frame = read_jobs_csv(jobs_csv)
+    started = frame["starting_time"].notna().to_numpy()
+    if not started.any():
+        raise InputError(os.fspath(jobs_csv), message="no started job to draw")
+    ranges = allocated_ranges(frame["allocated_resources"])
+    size = int(ranges.hi.max()) if ranges.hi.size else 1
+    n_procs = n_procs if n_procs is not None else size
+    if n_procs < size:
+        raise InputError("--procs", field="--procs", value=n_procs, expected=f"at least {size} (the highest processor used + 1)")
+    s = frame["starting_time"].to_numpy(dtype=np.float64)
+    f = frame["finish_time"].to_numpy(dtype=np.float64)
+    t0 = float(np.nanmin(s)) if start is None else float(start)
+    t1 = float(np.nanmax(f)) if end is None else float(end)
+    if not t0 < t1:
+        raise InputError("--from/--to", message=f"empty window [{t0:g}, {t1:g})")
+    visible = started & (f > t0) & (s < t1)
+    in_view = visible[ranges.owner]
+    view = Ranges(ranges.owner[in_view], ranges.lo[in_view], ranges.hi[in_view])
+    mode = "rectangles" if view.owner.size <= max_rectangles else "aggregated"
+    return View(frame, view, s, f, t0, t1, n_procs, int(visible.sum()), mode)
+
+
 def plot_gantt(
     jobs_csv: str | os.PathLike,
     out: str | os.PathLike,
@@ -138,35 +182,16 @@ def plot_gantt(
     import matplotlib.pyplot as plt
     from matplotlib.collections import PolyCollection
 
-    frame = read_jobs_csv(jobs_csv)
-    started = frame["starting_time"].notna().to_numpy()
-    if not started.any():
-        raise InputError(os.fspath(jobs_csv), message="no started job to draw")
-    ranges = allocated_ranges(frame["allocated_resources"])
-    size = int(ranges.hi.max()) if ranges.hi.size else 1
-    n_procs = n_procs if n_procs is not None else size
-    if n_procs < size:
-        raise InputError("--procs", field="--procs", value=n_procs, expected=f"at least {size} (the highest processor used + 1)")
-    s = frame["starting_time"].to_numpy()
-    f = frame["finish_time"].to_numpy()
-    t0 = float(np.nanmin(s)) if start is None else float(start)
-    t1 = float(np.nanmax(f)) if end is None else float(end)
-    if not t0 < t1:
-        raise InputError("--from/--to", message=f"empty window [{t0:g}, {t1:g})")
-    visible = started & (f > t0) & (s < t1)
-    in_view = visible[ranges.owner]
-    view = Ranges(ranges.owner[in_view], ranges.lo[in_view], ranges.hi[in_view])
-
+    v = load_view(jobs_csv, start=start, end=end, n_procs=n_procs, max_rectangles=max_rectangles)
+    frame, view, s, f, t0, t1, n_procs, mode = v.frame, v.ranges, v.start, v.finish, v.t0, v.t1, v.n_procs, v.mode
     fig, (top, bottom) = plt.subplots(2, 1, figsize=(12, 7), height_ratios=(3, 1), sharex=True, constrained_layout=True)
-    if view.owner.size <= max_rectangles:
-        mode = "rectangles"
+    if mode == "rectangles":
         x0, x1 = np.maximum(s[view.owner], t0), np.minimum(f[view.owner], t1)
         verts = np.stack([np.stack([x0, view.lo], 1), np.stack([x0, view.hi], 1),
                           np.stack([x1, view.hi], 1), np.stack([x1, view.lo], 1)], axis=1)
         colors = plt.get_cmap("tab20")(np.asarray(frame.index)[view.owner] % 20)
         top.add_collection(PolyCollection(verts, facecolors=colors, edgecolors="black", linewidths=0.2))
     else:
-        mode = "aggregated"
         edges = np.linspace(t0, t1, 1201)
         grid = occupancy(view, s, f, n_procs, edges, min(n_procs, 600))
         image = top.imshow(grid, origin="lower", aspect="auto", extent=(t0, t1, 0, n_procs), cmap="viridis",
@@ -175,7 +200,7 @@ def plot_gantt(
     top.set_xlim(t0, t1)
     top.set_ylim(0, n_procs)
     top.set_ylabel("processor")
-    top.set_title(title or f"{os.path.basename(os.fspath(jobs_csv))}: {int(visible.sum()):,} jobs ({mode})")
+    top.set_title(title or f"{os.path.basename(os.fspath(jobs_csv))}: {v.jobs:,} jobs ({mode})")
 
     queue_axis = bottom.twinx()
     line = timeline(frame, n_procs)
@@ -193,7 +218,7 @@ def plot_gantt(
     queue_axis.set_ylabel("queued jobs", color="tab:red")
     fig.savefig(out, dpi=120)
     plt.close(fig)
-    return {"jobs": int(visible.sum()), "ranges": int(view.owner.size), "mode": mode, "n_procs": n_procs, "window": (t0, t1)}
+    return {"jobs": v.jobs, "ranges": int(view.owner.size), "mode": mode, "n_procs": n_procs, "window": (t0, t1)}
 
 
-__all__ = ["Ranges", "allocated_ranges", "binned_timeline", "occupancy", "plot_gantt", "timeline"]
+__all__ = ["Ranges", "View", "allocated_ranges", "load_view", "binned_timeline", "occupancy", "plot_gantt", "timeline"]

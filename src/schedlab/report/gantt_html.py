@@ -26,9 +26,7 @@ import os
 
 import numpy as np
 
-from schedlab.errors import InputError
-from schedlab.output import read_jobs_csv
-from schedlab.report.gantt import Ranges, allocated_ranges, binned_timeline, occupancy, timeline
+from schedlab.report.gantt import Ranges, binned_timeline, load_view, occupancy, timeline
 
 __all__ = ["gantt_html"]
 
@@ -81,27 +79,10 @@ def gantt_html(
     import plotly.graph_objects as go
     from plotly.subplots import make_subplots
 
-    frame = read_jobs_csv(jobs_csv)
-    started = frame["starting_time"].notna().to_numpy()
-    if not started.any():
-        raise InputError(os.fspath(jobs_csv), message="no started job to draw")
-    ranges = allocated_ranges(frame["allocated_resources"])
-    size = int(ranges.hi.max()) if ranges.hi.size else 1
-    n_procs = n_procs if n_procs is not None else size
-    if n_procs < size:
-        raise InputError("--procs", field="--procs", value=n_procs, expected=f"at least {size} (the highest processor used + 1)")
-    s = frame["starting_time"].to_numpy(dtype=np.float64)
-    f = frame["finish_time"].to_numpy(dtype=np.float64)
-    t0 = float(np.nanmin(s)) if start is None else float(start)
-    t1 = float(np.nanmax(f)) if end is None else float(end)
-    if not t0 < t1:
-        raise InputError("--from/--to", message=f"empty window [{t0:g}, {t1:g})")
-    visible = started & (f > t0) & (s < t1)
-    in_view = visible[ranges.owner]
-    view = Ranges(ranges.owner[in_view], ranges.lo[in_view], ranges.hi[in_view])
-    mode = "rectangles" if view.owner.size <= max_rectangles else "aggregated"
+    v = load_view(jobs_csv, start=start, end=end, n_procs=n_procs, max_rectangles=max_rectangles)
+    frame, view, s, f, t0, t1, n_procs, mode = v.frame, v.ranges, v.start, v.finish, v.t0, v.t1, v.n_procs, v.mode
     name = os.path.basename(os.fspath(jobs_csv))
-    title = title or f"{name}: {int(visible.sum()):,} jobs ({mode})"
+    title = title or f"{name}: {v.jobs:,} jobs ({mode})"
 
     fig = make_subplots(rows=3, cols=1, shared_xaxes=True, row_heights=(0.64, 0.18, 0.18), vertical_spacing=0.04)
     if mode == "rectangles":
@@ -150,7 +131,7 @@ def gantt_html(
     fig.update_yaxes(title_text="queued jobs", rangemode="tozero", row=3, col=1)
     fig.update_layout(title={"text": title}, showlegend=False, height=800, template="plotly_white", margin={"l": 70, "r": 30, "t": 60, "b": 50})
     fig.write_html(out_html, include_plotlyjs=True, full_html=True, div_id="gantt", config={"displaylogo": False, "responsive": True})
-    return {"jobs": int(visible.sum()), "ranges": int(view.owner.size), "mode": mode, "n_procs": n_procs, "window": (t0, t1)}
+    return {"jobs": v.jobs, "ranges": int(view.owner.size), "mode": mode, "n_procs": n_procs, "window": (t0, t1)}
 
 
 def _rectangles(go, frame, view: Ranges, s: np.ndarray, f: np.ndarray, t0: float, t1: float):
