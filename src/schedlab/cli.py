@@ -19,6 +19,7 @@ from rich.table import Table
 
 from schedlab.cli_campaign import campaign_app
 from schedlab.cli_gantt import gantt
+from schedlab.cli_reproduce import reproduce_app
 from schedlab.cli_tasks import tasks_app
 from schedlab.cli_solve import solve_app
 from schedlab.errors import InputError, SchedlabError
@@ -33,6 +34,7 @@ trace_app = typer.Typer(help="Inspect workload traces.", no_args_is_help=True)
 app.add_typer(trace_app, name="trace")
 app.add_typer(campaign_app, name="campaign")
 app.command()(gantt)
+app.add_typer(reproduce_app, name="reproduce")
 app.add_typer(tasks_app, name="tasks")
 app.add_typer(solve_app, name="solve")
 

@@ -48,6 +48,8 @@ def _reg(name, run, ratio=None, cutoff=1.0, contiguous=True, moldable=False):
 
 HYBRID_ALGORITHMS: dict[str, HybridAlgorithm] = dict([
     _reg("approx32", approx32, 1.5, 1.01, True, True),
+    # same accepted guesses and guarantee; the ILP minimises the longest task above lambda, then list re-packing
+    _reg("approx32-mk", partial(approx32, objective="makespan", repack=True), 1.5, 1.01, True, True),
     _reg("approx2", approx2, 2.0, 1.01, False, True),
     _reg("da2", da2, 2.0, 1.001),
     _reg("dual2", dual2, 2.0, 1.001),

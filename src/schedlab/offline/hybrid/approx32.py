@@ -22,6 +22,7 @@ from schedlab.platform.hybrid import HybridInstance
 __all__ = ["Approx32Step", "approx32", "approx32_detail", "approx32_step", "eligible_sets"]
 
 _TOL = 1e-9  # relative slack on the solver's C1/C4 feasibility tolerance
+_OBJECTIVES = ("work", "makespan")
 
 
 @dataclass(frozen=True, eq=False)
@@ -70,8 +71,9 @@ def eligible_sets(instance: HybridInstance, lam: float) -> tuple[np.ndarray, np.
 
 
 def approx32_detail(instance: HybridInstance, lam: float, *, time_limit: float = 30.0,
-                    mip_rel_gap: float = 1e-4) -> Approx32Step:
+                    mip_rel_gap: float = 1e-4, objective: str = "work", repack: bool = False) -> Approx32Step:
     """One APPROX-3/2 step with all its intermediate results (see :func:`approx32_step`)."""
+    check_objective(objective)
     n, m, k = instance.n, instance.m, instance.k
     eligible, allot, times = eligible_sets(instance, lam)
     base = dict(lam=lam, eligible=eligible, allot=allot)
@@ -115,11 +117,22 @@ def approx32_detail(instance: HybridInstance, lam: float, *, time_limit: float =
     v.extend(np.ones(len(var)))
     lb.extend([1] * n)
     ub.extend([1] * n)
-    A = coo_array((np.asarray(v, dtype=float), (np.asarray(r), np.asarray(c))), shape=(len(lb), nv)).tocsr()
     cost = np.concatenate([work, [0.0, 0.0]])
     upper = np.concatenate([np.ones(len(var)), [m, m]])
+    integrality = np.ones(nv)
+    if objective == "makespan":
+        # one more column z >= p̄ x for every set-(2) variable (the only CPU tasks longer than lam):
+        # minimise z, then W with a weight that keeps W's whole range (<= m lam) below 1e-3 lam
+        Z = nv
+        for q in np.nonzero(s2)[0]:
+            add([q, Z], [times[rows_j[q], 2], -1.0], -np.inf, 0.0)
+        cost = np.concatenate([1e-3 * cost / max(m, 1), [1.0]])
+        upper = np.concatenate([upper, [1.5 * lam]])
+        integrality = np.concatenate([integrality, [0]])
+        nv += 1
+    A = coo_array((np.asarray(v, dtype=float), (np.asarray(r), np.asarray(c))), shape=(len(lb), nv)).tocsr()
     t0 = perf_counter()
-    res = milp(cost, constraints=LinearConstraint(A, lb, ub), integrality=np.ones(nv),
+    res = milp(cost, constraints=LinearConstraint(A, lb, ub), integrality=integrality,
                bounds=Bounds(np.zeros(nv), upper),
                options={"time_limit": time_limit, "mip_rel_gap": mip_rel_gap, "disp": False})
     seconds = perf_counter() - t0
@@ -131,17 +144,24 @@ def approx32_detail(instance: HybridInstance, lam: float, *, time_limit: float =
     picked = x[:L] == 1
     chosen[rows_j[picked]] = sets_i[picked]
     left, right = int(x[L]), int(x[R])
-    latest = _build(instance, lam, chosen, allot, times, left, right)
+    latest = _build(instance, lam, chosen, allot, times, left, right, pair_ones=objective == "makespan")
     duration = latest.end - latest.start
     start = left_compact(latest.start, duration, latest.on_gpu, latest.resources)
     schedule = HybridSchedule(start, start + duration, latest.on_gpu, latest.resources, "approx32")
-    return Approx32Step(**base, chosen=chosen, left=left, right=right, work=float(res.fun), status=status,
+    if repack:
+        schedule = _repack(instance, schedule, latest.on_gpu, duration, allot[np.arange(n), chosen])
+    return Approx32Step(**base, chosen=chosen, left=left, right=right, work=float(work @ x[:L]), status=status,
                         ilp_seconds=seconds, latest=latest, schedule=schedule)
 
 
 def _build(instance: HybridInstance, lam: float, chosen: np.ndarray, allot: np.ndarray, times: np.ndarray,
-           left: int, right: int) -> HybridSchedule:
-    """Step D: contiguous shelves in [0, 3lam/2] (spec 003 section 3.6 D), tasks by row within a block."""
+           left: int, right: int, *, pair_ones: bool = False) -> HybridSchedule:
+    """Step D: contiguous shelves in [0, 3lam/2] (spec 003 section 3.6 D), tasks by row within a block.
+
+    ``pair_ones``: set (1) by non-increasing time, the ``left`` longest at the
+    bottom and the others stacked longest-on-shortest (any pairing of two
+    tasks <= 3lam/4 fits, Prop. 3.3); otherwise by row.
+    """
     n, m, k = instance.n, instance.m, instance.k
     H = 3 * lam / 2
     rows = np.arange(n)
@@ -171,6 +191,9 @@ def _build(instance: HybridInstance, lam: float, chosen: np.ndarray, allot: np.n
         cpu += int(g[j])
     mu2 = cpu
     ones = np.nonzero(chosen == 1)[0]
+    if pair_ones:
+        ones = ones[np.lexsort((ones, -t[ones]))]
+        ones = np.concatenate([ones[:left], ones[left:][::-1]])
     for i, j in enumerate(ones[:left]):
         put(j, mu2 + i, False)
     cpu = mu2 + left
@@ -214,8 +237,49 @@ def _build(instance: HybridInstance, lam: float, chosen: np.ndarray, allot: np.n
     return HybridSchedule(start, start + t, on_gpu, tuple(resources), "approx32")
 
 
+def _repack(instance: HybridInstance, schedule: HybridSchedule, on_gpu: np.ndarray, duration: np.ndarray,
+            procs: np.ndarray) -> HybridSchedule:
+    """Post-ILP improvement: the same CPU/GPU split and allotments, list-scheduled; keep the shorter side.
+
+    CPU tasks by non-increasing time (ties by row), each on the contiguous
+    block of ``procs[j]`` CPUs free earliest (ties: lowest first CPU), appended;
+    GPU tasks likewise on the least loaded GPU. Each side (CPUs, GPUs) keeps
+    the shelf schedule unless the list schedule ends strictly earlier there,
+    so the result is contiguous and never longer than the shelf schedule.
+    Cost: O(n (log n + m max_j procs[j])).
+    """
+    from numpy.lib.stride_tricks import sliding_window_view
+
+    m, k = instance.m, instance.k
+    start = schedule.start.copy()
+    resources = list(schedule.resources)
+    cpu_rows, gpu_rows = np.nonzero(~on_gpu)[0], np.nonzero(on_gpu)[0]
+    for rows, machines in ((cpu_rows, m), (gpu_rows, k)):
+        if len(rows) == 0:
+            continue
+        avail = np.zeros(machines)
+        new_start, new_res = {}, {}
+        for j in rows[np.lexsort((rows, -duration[rows]))]:
+            g = int(procs[j]) if machines == m and not on_gpu[j] else 1
+            ready = sliding_window_view(avail, g).max(axis=1)
+            first = int(np.argmin(ready))
+            new_start[j], new_res[j] = float(ready[first]), tuple(range(first, first + g))
+            avail[first:first + g] = ready[first] + duration[j]
+        if avail.max() < (start[rows] + duration[rows]).max():
+            for j in rows:
+                start[j], resources[j] = new_start[j], new_res[j]
+    return HybridSchedule(start, start + duration, on_gpu, tuple(resources), schedule.algorithm)
+
+
+def check_objective(objective: str) -> None:
+    """The ILP objectives: ``work`` (the thesis's W) or ``makespan`` (longest set-(2) task, then W)."""
+    if objective not in _OBJECTIVES:
+        raise ValueError(f"objective = {objective!r}, expected one of {', '.join(map(repr, _OBJECTIVES))}")
+
+
 def approx32_step(instance: HybridInstance, lam: float, *, time_limit: float = 30.0,
-                  mip_rel_gap: float = 1e-4) -> tuple[HybridSchedule | None, dict]:
+                  mip_rel_gap: float = 1e-4, objective: str = "work",
+                  repack: bool = False) -> tuple[HybridSchedule | None, dict]:
     """One APPROX-3/2 step: a contiguous schedule of makespan <= 3 lam / 2, or None.
 
     Source: seed 003 ch. 3 sections 3.3-3.4, Eq. 3.1, Lemmas 3.1-3.6, Thm 3.7;
@@ -235,8 +299,21 @@ def approx32_step(instance: HybridInstance, lam: float, *, time_limit: float = 3
     A solver time-out with an incumbent is used (Lemmas 3.1-3.3 need only
     C1-C8); a time-out without one counts as a rejection and is flagged
     ``"unproven": True`` in the step's info (the bound is then heuristic).
+
+    Options (defaults reproduce the thesis): ``objective="makespan"`` keeps
+    C1-C8 but minimises ``z >= p̄_{j,g3/2} x_j^(2)`` (the longest set-(2) task,
+    the only CPU tasks longer than lam), then W with weight 1e-3/m, and pairs
+    set (1) longest-on-shortest. Acceptance depends on feasibility alone, so
+    the accepted guesses and the 3/2 guarantee are unchanged (spec 003 section
+    3.6 C: "any feasible ILP solution builds a <= 3lam/2 schedule"; minimising
+    W only serves Thm 3.7's existence proof). Minimising W packs every task it
+    can into set (2) (one CPU, time in (lam, 3lam/2]), so every accepted step
+    ends near 3lam/2 (ratio 1.50 to the best lower bound at n = 1000, m = 512,
+    k = 16). ``repack=True`` also list-schedules the ILP's allotment
+    (contiguous, longest first) and keeps, per side, the shorter of the two.
     """
-    d = approx32_detail(instance, lam, time_limit=time_limit, mip_rel_gap=mip_rel_gap)
+    d = approx32_detail(instance, lam, time_limit=time_limit, mip_rel_gap=mip_rel_gap, objective=objective,
+                        repack=repack)
     info = {"ilp_status": d.status, "ilp_seconds": d.ilp_seconds,
             "mean_sets": float(d.eligible.sum(axis=1).mean()) if instance.n else 0.0}
     if d.schedule is None:
@@ -248,7 +325,7 @@ def approx32_step(instance: HybridInstance, lam: float, *, time_limit: float = 3
 
 
 def approx32(instance: HybridInstance, *, cutoff: float = 1.01, time_limit: float = 30.0,
-             mip_rel_gap: float = 1e-4) -> HybridSchedule:
+             mip_rel_gap: float = 1e-4, objective: str = "work", repack: bool = False) -> HybridSchedule:
     """APPROX-3/2: dual 3/2-approximation for moldable-on-CPU tasks (seven sets, ILP, contiguous shelves).
 
     Source: seed 003 ch. 3 sections 3.3-3.4 ([Ble+17]); spec 003 sections 3.0 and 3.6.
@@ -264,6 +341,12 @@ def approx32(instance: HybridInstance, *, cutoff: float = 1.01, time_limit: floa
         Seconds per MILP.
     mip_rel_gap : float, default 1e-4
         HiGHS relative gap on W; any feasible solution keeps the 3/2 bound.
+    objective : {"work", "makespan"}, default "work"
+        ILP objective: the thesis's total CPU work W, or the longest set-(2)
+        task then W (see :func:`approx32_step`); same accepted guesses.
+    repack : bool, default False
+        Also list-schedule the ILP's allotment and keep the shorter schedule
+        per side (CPUs, GPUs); contiguous, never longer.
 
     References
     ----------
@@ -273,6 +356,8 @@ def approx32(instance: HybridInstance, *, cutoff: float = 1.01, time_limit: floa
     """
 
     def step(inst: HybridInstance, lam: float):
-        return approx32_step(inst, lam, time_limit=time_limit, mip_rel_gap=mip_rel_gap)
+        return approx32_step(inst, lam, time_limit=time_limit, mip_rel_gap=mip_rel_gap, objective=objective,
+                             repack=repack)
 
+    check_objective(objective)
     return dual_search(instance, step, cutoff=cutoff, name="approx32")

@@ -1,0 +1,193 @@
+"""``schedlab reproduce``: re-run a seed's experiment and write its CSVs, summary tables and figures.
+
+``schedlab reproduce hybrid --out report/hybrid [--quick] [--jobs N] [--seed S]``
+runs the chapter 3 experiment of seed 003 (Table 3.1 grid, every hybrid
+algorithm; spec 003-part1-hybrid section 5.2) and writes into ``--out``:
+
+* ``runs.csv``: one row per (instance, algorithm), columns
+  :data:`~schedlab.offline.hybrid.experiment.RUN_COLUMNS`;
+* ``steps.csv``: one row per bisection step of the dual algorithms;
+* ``summary.csv``: means per (n, m, k, algorithm); ``summary.md`` and
+  ``summary.html``: means per algorithm, and per n, m and k;
+* the PNG figures of :data:`~schedlab.report.hybrid_plots.FIGURES`;
+* ``experiment.json``: grid, seed, jobs and wall time.
+
+Same seed, same files except the timing columns (``seconds``, ``ilp_seconds``)
+and the wall time, whatever ``--jobs``.
+"""
+
+from __future__ import annotations
+
+import csv
+import html
+import json
+import math
+import sys
+from dataclasses import replace
+from pathlib import Path
+from time import perf_counter
+from typing import Annotated, Optional
+
+import typer
+
+reproduce_app = typer.Typer(help="Reproduce a seed's experiments.", no_args_is_help=True)
+
+
+@reproduce_app.callback()
+def _group() -> None:
+    """Reproduce a seed's experiments (a group, so that ``hybrid`` stays a sub-command on its own)."""
+
+
+def _cell(value) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float):
+        return "" if math.isnan(value) else repr(value)
+    return str(value)
+
+
+def write_csv(path: Path, rows, columns) -> None:
+    """Rows as CSV with exact float text (``repr``), NaN as an empty cell."""
+    with open(path, "w", newline="") as f:
+        writer = csv.writer(f, lineterminator="\n")
+        writer.writerow(columns)
+        for row in rows:
+            writer.writerow([_cell(row[c]) for c in columns])
+
+
+def _fmt(value, digits: int = 3) -> str:
+    if isinstance(value, float):
+        return "-" if math.isnan(value) else f"{value:.{digits}f}"
+    return str(value)
+
+
+def _tables(runs) -> list[tuple[str, list[str], list[list[str]]]]:
+    from schedlab.offline.hybrid.experiment import aggregate
+
+    tables = []
+    overall = aggregate(runs)
+    tables.append((
+        "All instances",
+        ["algorithm", "runs", "makespan / APPROX-3/2", "makespan / best LB", "max makespan / best LB",
+         "best (share)", "seconds", "bisection steps", "mean |F(j)|"],
+        [[r["algorithm"], str(r["runs"]), _fmt(r["ratio_reference"]), _fmt(r["ratio_lower_bound"]),
+          _fmt(r["max_ratio_lower_bound"]), _fmt(r["wins"], 2), _fmt(r["seconds"], 4), _fmt(r["steps"], 1),
+          _fmt(r["mean_sets"], 2)] for r in overall],
+    ))
+    for key, label in (("n", "n"), ("m", "m"), ("k", "k")):
+        for column, title in (("ratio_reference", "makespan / APPROX-3/2"),
+                              ("ratio_lower_bound", "makespan / best LB")):
+            if key != "n" and column == "ratio_lower_bound":
+                continue
+            rows = aggregate(runs, by=(key,))
+            values = sorted({r[key] for r in rows})
+            names = list(dict.fromkeys(r["algorithm"] for r in rows))
+            cell = {(r["algorithm"], r[key]): r[column] for r in rows}
+            tables.append((f"Mean {title} per {label}", ["algorithm", *(f"{label} = {v}" for v in values)],
+                           [[a, *(_fmt(cell.get((a, v), math.nan)) for v in values)] for a in names]))
+    return tables
+
+
+def _markdown(tables, header: str) -> str:
+    lines = [header, ""]
+    for title, head, rows in tables:
+        lines += [f"## {title}", "", "| " + " | ".join(head) + " |",
+                  "|" + "|".join(["---"] + ["---:"] * (len(head) - 1)) + "|"]
+        lines += ["| " + " | ".join(r) + " |" for r in rows]
+        lines.append("")
+    return "\n".join(lines)
+
+
+def _html(tables, header: str, figures) -> str:
+    parts = ["<!DOCTYPE html>", '<html><head><meta charset="utf-8"><title>schedlab: hybrid reproduction</title>',
+             "<style>table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:2px 6px;"
+             "text-align:right}td:first-child{text-align:left}</style></head><body>"]
+    parts += [f"<p>{html.escape(line)}</p>" for line in header.splitlines() if line.strip()]
+    for title, head, rows in tables:
+        parts.append(f"<h2>{html.escape(title)}</h2><table><tr>"
+                     + "".join(f"<th>{html.escape(h)}</th>" for h in head) + "</tr>")
+        parts += ["<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in r) + "</tr>" for r in rows]
+        parts.append("</table>")
+    for name, caption in figures.items():
+        parts.append(f'<h2>{html.escape(caption)}</h2><img src="{html.escape(name)}" alt="{html.escape(caption)}">')
+    parts.append("</body></html>")
+    return "\n".join(parts) + "\n"
+
+
+@reproduce_app.command("hybrid")
+def hybrid(
+    out_dir: Annotated[Path, typer.Option("--out", "-o", help="Directory for CSVs, tables and figures.")],
+    quick: Annotated[bool, typer.Option(help="Small sub-grid (n <= 100, m <= 64, k in {1, 4}; under a minute).")] = False,
+    jobs: Annotated[int, typer.Option(help="Worker processes (results do not depend on it, timings do).")] = 1,
+    seed: Annotated[int, typer.Option(help="Master seed; each instance's seed derives from (seed, n, m, k, sample).")] = 0,
+    samples: Annotated[Optional[int], typer.Option(help="Instances per (n, m, k) (default: 10, or 1 with --quick).")] = None,
+    n: Annotated[Optional[list[int]], typer.Option("--n", help="Task counts (repeatable; replaces the grid's).")] = None,
+    m: Annotated[Optional[list[int]], typer.Option("--m", help="CPU counts (repeatable; replaces the grid's).")] = None,
+    k: Annotated[Optional[list[int]], typer.Option("--k", help="GPU counts (repeatable; replaces the grid's).")] = None,
+    algo: Annotated[Optional[str], typer.Option("--algo", "-a", help="Comma-separated algorithms (default: all; approx32 is always run).")] = None,
+    force: Annotated[bool, typer.Option(help="Write into a non-empty --out directory.")] = False,
+    quiet: Annotated[bool, typer.Option(help="No progress on stderr.")] = False,
+) -> None:
+    """Seed 003 ch. 3 experiment: Table 3.1 instances, every hybrid algorithm, Figs 3.4-3.7 and summary tables."""
+    from schedlab.cli import _one_line_errors  # the app's handler, which knows --debug
+
+    with _one_line_errors():
+        from schedlab.errors import InputError
+        from schedlab.offline.hybrid.experiment import (
+            FULL_GRID, QUICK_GRID, RUN_COLUMNS, STEP_COLUMNS, aggregate, expand_grid, experiment_algorithms,
+            grid_to_dict, run_experiment,
+        )
+        from schedlab.report.hybrid_plots import FIGURES, plot_hybrid_figures
+
+        if out_dir.exists() and (not out_dir.is_dir() or any(out_dir.iterdir())) and not force:
+            raise InputError(str(out_dir), message="output directory is not empty (use --force to overwrite)")
+        if jobs < 1:
+            raise InputError("--jobs", field="--jobs", value=jobs, expected="an integer >= 1")
+        grid = QUICK_GRID if quick else FULL_GRID
+        if samples is not None:
+            if samples < 1:
+                raise InputError("--samples", field="--samples", value=samples, expected="an integer >= 1")
+            grid = replace(grid, samples=samples)
+        for name, values in (("n", n), ("m", m), ("k", k)):
+            if values:
+                if min(values) < (1 if name == "n" else 0):
+                    raise InputError(f"--{name}", field=f"--{name}", value=min(values), expected="a count >= 1")
+                grid = replace(grid, **{name: tuple(dict.fromkeys(values))})
+        names = None
+        if algo is not None:
+            names = [a.strip() for a in algo.split(",") if a.strip()]
+            try:
+                experiment_algorithms(names)
+            except ValueError as exc:
+                raise InputError("--algo", field="--algo", value=algo, expected=str(exc)) from None
+        configs = expand_grid(grid, seed=seed)
+        show = not quiet and sys.stderr.isatty()
+
+        def progress(done: int, total: int) -> None:
+            if show:
+                print(f"\r{done}/{total} instances", end="" if done < total else "\n", file=sys.stderr, flush=True)
+
+        t0 = perf_counter()
+        runs, steps = run_experiment(configs, names=names, jobs=jobs, progress=progress)
+        wall = perf_counter() - t0
+        out_dir.mkdir(parents=True, exist_ok=True)
+        write_csv(out_dir / "runs.csv", runs, RUN_COLUMNS)
+        write_csv(out_dir / "steps.csv", steps, STEP_COLUMNS)
+        summary = aggregate(runs, by=("n", "m", "k"))
+        write_csv(out_dir / "summary.csv", summary, list(summary[0]) if summary else ["algorithm"])
+        header = (f"# Seed 003 ch. 3 reproduction: {len(configs)} instances "
+                  f"(n {list(grid.n)}, m {list(grid.m)}, k {list(grid.k)}, {grid.samples} per size), "
+                  f"seed {seed}, {len(runs) // max(len(configs), 1)} algorithms, {wall:.1f} s with {jobs} job(s).\n\n"
+                  "Ratios are per-instance ratios averaged; best LB = max(area, longest task, every λ "
+                  "rejected by APPROX-3/2 or APPROX-2); approx32-mk = APPROX-3/2 with objective='makespan' "
+                  "and repack=True.")
+        tables = _tables(runs)
+        (out_dir / "summary.md").write_text(_markdown(tables, header))
+        plot_hybrid_figures(runs, steps, out_dir)
+        (out_dir / "summary.html").write_text(_html(tables, header, FIGURES))
+        (out_dir / "experiment.json").write_text(json.dumps(
+            {"experiment": "hybrid", "seed": seed, "quick": quick, "jobs": jobs, "grid": grid_to_dict(grid),
+             "instances": len(configs), "algorithms": list(dict.fromkeys(r["algorithm"] for r in runs)),
+             "wall_seconds": wall}, indent=1) + "\n")
+    if not quiet:
+        typer.echo(f"{len(configs)} instances, {len(runs)} runs in {wall:.1f} s; wrote {out_dir}")
