@@ -79,16 +79,17 @@ def small():
 EXPECTED_CSV = (
     "job_id,submission_time,requested_number_of_resources,requested_time,success,starting_time,execution_time,"
     "finish_time,waiting_time,turnaround_time,stretch,allocated_resources,"
-    "final_state,run_time,bounded_slowdown,bounded_slowdown_unclamped,n_aborted\n"
-    "7,0,3,3,1,0,3,3,0,3,1,0-1 4,COMPLETED_SUCCESSFULLY,3,1,0.3,0\n"
-    "8,0.5,2,2.5,0,0.5,2.5,3,0,2.5,1,2-3,COMPLETED_WALLTIME_REACHED,10,1,0.25,0\n"
-    "9,1,1,4,0,,,,,,,,REJECTED,4,,,1\n"
+    "final_state,run_time,bounded_slowdown,bounded_slowdown_unclamped,n_aborted,n_preempted\n"
+    "7,0,3,3,1,0,3,3,0,3,1,0-1 4,COMPLETED_SUCCESSFULLY,3,1,0.3,0,0\n"
+    "8,0.5,2,2.5,0,0.5,2.5,3,0,2.5,1,2-3,COMPLETED_WALLTIME_REACHED,10,1,0.25,0,0\n"
+    "9,1,1,4,0,,,,,,,,REJECTED,4,,,1,0\n"
 )
 
 
 def test_columns_are_batsims_in_evalys_order_then_ours():
     assert BATSIM_COLUMNS == EVALYS_COLUMNS
-    assert EXTRA_COLUMNS == ("final_state", "run_time", "bounded_slowdown", "bounded_slowdown_unclamped", "n_aborted")
+    assert EXTRA_COLUMNS == ("final_state", "run_time", "bounded_slowdown", "bounded_slowdown_unclamped", "n_aborted",
+                             "n_preempted")
 
 
 def test_jobs_csv_exact_text(tmp_path):
@@ -105,9 +106,10 @@ def test_jobs_csv_tau_changes_the_bounded_slowdown_columns(tmp_path):
     instance, schedule = small()
     path = tmp_path / "jobs.csv"
     write_jobs_csv(path, instance, schedule, tau=1.0)
-    rows = path.read_text().splitlines()
-    assert rows[1].split(",")[-3:-1] == ["1", "1"]
-    assert rows[2].split(",")[-3:-1] == ["1", "1"]
+    header, *rows = [line.split(",") for line in path.read_text().splitlines()]
+    columns = [header.index("bounded_slowdown"), header.index("bounded_slowdown_unclamped")]
+    assert [rows[0][c] for c in columns] == ["1", "1"]
+    assert [rows[1][c] for c in columns] == ["1", "1"]
 
 
 def test_jobs_csv_refuses_not_started(tmp_path):
@@ -126,7 +128,7 @@ def test_read_jobs_csv_gives_back_the_values_and_types(tmp_path):
         frame = read_jobs_csv(path)
     assert tuple(frame.columns) == BATSIM_COLUMNS + EXTRA_COLUMNS
     assert frame["job_id"].dtype == np.int64 and frame["job_id"].tolist() == [7, 8, 9]
-    for c in ("requested_number_of_resources", "success", "n_aborted"):
+    for c in ("requested_number_of_resources", "success", "n_aborted", "n_preempted"):
         assert frame[c].dtype == np.int64
     assert frame["success"].tolist() == [1, 0, 0]
     assert frame["n_aborted"].tolist() == [0, 0, 1]

@@ -12,6 +12,10 @@ References
 .. [1] D. G. Feitelson, L. Rudolph, U. Schwiegelshohn, K. C. Sevcik and
    P. Wong, "Theory and practice in parallel job scheduling", JSSPP 1997,
    LNCS 1291, pp. 1-34. DOI: 10.1007/3-540-63574-2_14 (bounded slowdown).
+.. [2] G. Lucarelli, F. Mendonca, D. Trystram and F. Wagner, "Contiguity and
+   locality in backfilling scheduling", CCGrid 2015, pp. 586-595.
+   DOI: 10.1109/CCGrid.2015.143 (and F. Mendonca, PhD thesis, Univ. Grenoble
+   Alpes, 2017, ch. 4-5: contiguity, locality and platform-level factors).
 """
 
 from __future__ import annotations
@@ -22,7 +26,7 @@ import numpy as np
 
 from schedlab.schedule import Instance, JobStatus, Schedule
 
-__all__ = ["AGGREGATED", "aggregate", "job_metrics"]
+__all__ = ["AGGREGATED", "aggregate", "job_metrics", "job_topology", "topology_metrics"]
 
 AGGREGATED = ("wait", "response", "slowdown", "bsld", "bsld_unclamped")
 """The per-job metrics :func:`aggregate` summarizes by mean, max and L2 norm."""
@@ -45,7 +49,8 @@ def job_metrics(instance: Instance, schedule: Schedule, *, tau: float = 10.0) ->
 
     - ``wait = s - r``
     - ``response = e - r`` (flow time, turnaround time)
-    - ``execution = e - s`` (of the final execution; aborted pieces are not counted)
+    - ``execution = e - s`` of the final execution, plus the pieces it resumed after preemptions
+      (aborted pieces are not counted: their work was lost)
     - ``slowdown = response / execution`` (Batsim's ``stretch``)
     - ``bsld = max(1, response / max(execution, tau))`` (Feitelson et al. [1]_)
     - ``bsld_unclamped = response / max(execution, tau)`` (seeds 000 and 004):
@@ -80,7 +85,7 @@ def job_metrics(instance: Instance, schedule: Schedule, *, tau: float = 10.0) ->
     end = np.where(started, np.asarray(schedule.end, dtype=np.float64), np.nan)
     wait = start - submit
     response = end - submit
-    execution = end - start
+    execution = end - start + schedule.kept_work()  # preempted jobs: all the work, not only the last piece
     with np.errstate(divide="ignore", invalid="ignore"):
         slowdown = response / execution
         bsld_unclamped = response / np.maximum(execution, tau)
@@ -120,7 +125,8 @@ def aggregate(instance: Instance, schedule: Schedule, *, tau: float = 10.0) -> d
       aborted pieces (lost work counts: the processors were busy), divided by
       ``n_procs * makespan``,
     - ``n_jobs``, ``n_completed``, ``n_killed``, ``n_rejected`` (job counts by
-      status), ``n_aborted`` (number of aborted pieces), ``tau``.
+      status), ``n_aborted`` (pieces whose work was lost), ``n_preempted``
+      (pieces whose work was kept), ``tau``.
 
     Parameters
     ----------
@@ -158,7 +164,8 @@ def aggregate(instance: Instance, schedule: Schedule, *, tau: float = 10.0) -> d
     p_end = np.fromiter((p.end for p in pieces), dtype=np.float64, count=len(pieces))
     end = np.asarray(schedule.end, dtype=np.float64)[started]
     ends = np.concatenate([end, p_end])
-    busy = float(np.sum(jobs.procs[started] * per_job["execution"][started]) + np.sum(jobs.procs[p_rows] * (p_end - p_start)))
+    final = (np.asarray(schedule.end, dtype=np.float64) - np.asarray(schedule.start, dtype=np.float64))[started]
+    busy = float(np.sum(jobs.procs[started] * final) + np.sum(jobs.procs[p_rows] * (p_end - p_start)))
 
     first_submit = float(np.min(jobs.submit)) if len(jobs) else None
     last_end = float(np.max(ends)) if ends.size else None
@@ -172,9 +179,89 @@ def aggregate(instance: Instance, schedule: Schedule, *, tau: float = 10.0) -> d
     out["n_completed"] = int(np.count_nonzero(status == JobStatus.COMPLETED))
     out["n_killed"] = int(np.count_nonzero(status == JobStatus.KILLED))
     out["n_rejected"] = int(np.count_nonzero(status == JobStatus.REJECTED))
-    out["n_aborted"] = len(pieces)
+    out["n_aborted"] = sum(1 for p in pieces if not p.kept)
+    out["n_preempted"] = sum(1 for p in pieces if p.kept)
     out["tau"] = float(tau)
     for key, value in out.items():
         if isinstance(value, float) and not math.isfinite(value):
+            out[key] = None
+    return out
+
+
+def job_topology(instance: Instance, schedule: Schedule, tree) -> dict[str, np.ndarray]:
+    """Per-job shape of the final allocations on a fat tree (spec 000-ch4-5 section 2.3).
+
+    Source: seed 000 ch.4 section 4.3 and ch.5 section 5.6.4 [2]_.
+    Cost: O(r + n D) for n jobs holding r ranges.
+
+    Returns
+    -------
+    dict of str to int64 array
+        ``blocks`` (b_j), ``clusters`` (K_j), ``min_clusters`` (K*_j),
+        ``level`` (L), ``min_level`` (L_min), row-aligned; 0 for jobs never started.
+    """
+    tree_level, tree_clusters = tree.level, tree.clusters_used
+    started = _started(schedule)
+    n = len(instance.jobs)
+    out = {key: np.zeros(n, dtype=np.int64) for key in ("blocks", "clusters", "min_clusters", "level", "min_level")}
+    procs = instance.jobs.procs
+    for i in np.flatnonzero(started).tolist():
+        alloc = schedule.alloc[i]
+        out["blocks"][i] = len(alloc)
+        out["clusters"][i] = tree_clusters(alloc)
+        out["level"][i] = tree_level(alloc)
+        size = int(procs[i])
+        out["min_clusters"][i] = tree.min_clusters(size)
+        out["min_level"][i] = tree.min_level(size)
+    return out
+
+
+def topology_metrics(instance: Instance, schedule: Schedule, tree, *, stretch_bound: float = 10.0) -> dict[str, float | int | None]:
+    """Contiguity, locality, platform level and success of a schedule on a fat tree, JSON-able.
+
+    Source: seed 000 ch.4 section 4.6 (counts, locality ratio) and ch.5
+    section 5.7 (factors, success rate) [2]_; spec 000-ch4-5 section 2.5.
+    Cost: that of :func:`job_topology`.
+
+    Over the started jobs (COMPLETED and KILLED):
+
+    - ``n_contiguous`` (``b_j = 1``), ``n_local`` (``K_j = K*_j``), ``n_min_level`` (``L = L_min``);
+    - ``contiguity_factor`` = mean ``b_j`` (1 is best);
+    - ``locality_factor`` = mean ``K_j / K*_j`` (ch.5, mean of ratios);
+    - ``locality_ratio`` = ``sum K_j / sum K*_j`` (ch.4, ratio of sums);
+    - ``platform_level_factor`` = mean ``L / L_min``;
+    - ``n_success`` = jobs not killed (``T' <= w_j``), ``success_rate`` = ``n_success / n_started``;
+    - ``sum_flow`` = ``sum (C_j - r_j)``; ``sum_stretch`` = ``sum (C_j - r_j) / max(p_j, B)``
+      with the *original* ``p_j = min(run_time, requested_time)`` and ``B = stretch_bound``
+      (spec ambiguity 9).
+
+    Values are None when no job started.
+    """
+    shape = job_topology(instance, schedule, tree)
+    started = _started(schedule)
+    status = np.asarray(schedule.status)
+    jobs = instance.jobs
+    n_started = int(np.count_nonzero(started))
+    out: dict[str, float | int | None] = {}
+    b, k, k_min = shape["blocks"][started], shape["clusters"][started], shape["min_clusters"][started]
+    level, level_min = shape["level"][started], shape["min_level"][started]
+    out["n_contiguous"] = int(np.count_nonzero(b == 1))
+    out["n_local"] = int(np.count_nonzero(k == k_min))
+    out["n_min_level"] = int(np.count_nonzero(level == level_min))
+    n_success = int(np.count_nonzero(status == JobStatus.COMPLETED))
+    out["n_success"] = n_success
+    if n_started:
+        out["contiguity_factor"] = float(np.mean(b))
+        out["locality_factor"] = float(np.mean(k / k_min))
+        out["locality_ratio"] = float(np.sum(k) / np.sum(k_min))
+        out["platform_level_factor"] = float(np.mean(level / level_min))
+        out["success_rate"] = n_success / n_started
+        flow = np.asarray(schedule.end, dtype=np.float64)[started] - jobs.submit[started]
+        p = np.minimum(jobs.run_time, jobs.requested_time)[started]
+        out["sum_flow"] = float(np.sum(flow))
+        out["sum_stretch"] = float(np.sum(flow / np.maximum(p, stretch_bound)))
+    else:
+        for key in ("contiguity_factor", "locality_factor", "locality_ratio", "platform_level_factor",
+                    "success_rate", "sum_flow", "sum_stretch"):
             out[key] = None
     return out

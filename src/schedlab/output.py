@@ -78,7 +78,7 @@ BATSIM_COLUMNS = (
 )
 """Batsim's ``jobs.csv`` columns, first in every file we write, in this order."""
 
-EXTRA_COLUMNS = ("final_state", "run_time", "bounded_slowdown", "bounded_slowdown_unclamped", "n_aborted")
+EXTRA_COLUMNS = ("final_state", "run_time", "bounded_slowdown", "bounded_slowdown_unclamped", "n_aborted", "n_preempted")
 """Our columns, after Batsim's: Batsim's final state word, the trace run time, both bounded slowdowns, aborted pieces."""
 
 FINAL_STATES = {
@@ -88,7 +88,7 @@ FINAL_STATES = {
 }
 """Batsim's words (``job_state_to_string``) for the statuses a finished schedule may hold."""
 
-_INT_COLUMNS = ("requested_number_of_resources", "success", "n_aborted")
+_INT_COLUMNS = ("requested_number_of_resources", "success", "n_aborted", "n_preempted")
 _TEXT_COLUMNS = ("allocated_resources", "final_state")
 _FLOAT_COLUMNS = tuple(c for c in BATSIM_COLUMNS + EXTRA_COLUMNS if c not in ("job_id",) + _INT_COLUMNS + _TEXT_COLUMNS)
 _INTEGRAL_LIMIT = 2.0**53
@@ -190,8 +190,10 @@ def write_jobs_csv(path: str | os.PathLike, instance: Instance, schedule: Schedu
     start = np.where(started, np.asarray(schedule.start, dtype=np.float64), np.nan)
     end = np.where(started, np.asarray(schedule.end, dtype=np.float64), np.nan)
 
-    n_aborted = np.bincount(np.fromiter((p.job for p in schedule.aborted), dtype=np.int64, count=len(schedule.aborted)),
-                            minlength=n)
+    def pieces_per_job(kept: bool) -> np.ndarray:
+        rows = [p.job for p in schedule.aborted if p.kept == kept]
+        return np.bincount(np.asarray(rows, dtype=np.int64), minlength=n)[:n]
+
     words = np.array([FINAL_STATES.get(code, "") for code in JobStatus], dtype=object)  # indexed by status code
     allocated = format_allocations(schedule.alloc)
 
@@ -212,7 +214,8 @@ def write_jobs_csv(path: str | os.PathLike, instance: Instance, schedule: Schedu
         "run_time": number_array(jobs.run_time),
         "bounded_slowdown": number_array(per_job["bsld"]),
         "bounded_slowdown_unclamped": number_array(per_job["bsld_unclamped"]),
-        "n_aborted": pa.array(n_aborted[:n]),
+        "n_aborted": pa.array(pieces_per_job(False)),
+        "n_preempted": pa.array(pieces_per_job(True)),
     }
     names = BATSIM_COLUMNS + EXTRA_COLUMNS
     table = pa.table([columns[name] for name in names], names=list(names))
@@ -228,7 +231,7 @@ def read_jobs_csv(path: str | os.PathLike) -> pd.DataFrame:
 
     Times and ratios come back as float64, exactly as written (pandas 3's
     default parser; ``float_precision="round_trip"`` before), empty fields as NaN;
-    ``requested_number_of_resources``, ``success`` and ``n_aborted`` as int64;
+    ``requested_number_of_resources``, ``success``, ``n_aborted`` and ``n_preempted`` as int64;
     ``allocated_resources`` and ``final_state`` as str (empty string for none).
     ``job_id`` is int64 when every id is an integer (our files), str
     otherwise (Batsim ids such as ``w0!1``). Other columns are left to pandas.

@@ -28,12 +28,14 @@ class JobStatus(IntEnum):
 
 @dataclass(frozen=True, slots=True)
 class Piece:
-    """One execution of a job that did not finish it (aborted, to be restarted)."""
+    """One execution of a job that did not finish it: aborted (its work is lost, the job restarts from
+    scratch) or, with ``kept``, preempted (its work counts, the job later runs only what is left)."""
 
     job: int  # row index in the job table
     start: float
     end: float
     alloc: Allocation
+    kept: bool = False
 
 
 @dataclass(frozen=True, eq=False)
@@ -57,8 +59,9 @@ class Schedule:
     alloc : list of Allocation or None
         Processor ranges of each job's final execution.
     aborted : list of Piece
-        Earlier executions that were aborted (their work is lost); they occupy
-        processors like any execution and the validator checks them too.
+        Earlier executions that did not finish their job: aborted (work lost)
+        or preempted (``kept``: work kept); they occupy processors like any
+        execution and the validator checks them too.
     policy : str
         Name of the algorithm that produced it, with its parameters.
     """
@@ -82,3 +85,20 @@ class Schedule:
 
     def __len__(self) -> int:
         return int(self.start.shape[0])
+
+    def kept_work(self) -> np.ndarray:
+        """Per job, the time run in preempted pieces (``kept``) since the job's last abort (whose work is
+        lost): what its final execution did not have to run. Pieces naming no job row are ignored."""
+        n = len(self)
+        done = np.zeros(n)
+        valid = [p for p in self.aborted if isinstance(p.job, (int, np.integer)) and 0 <= p.job < n]
+        if not any(p.kept for p in valid):
+            return done
+        last_abort = np.full(n, -np.inf)
+        for p in valid:
+            if not p.kept:
+                last_abort[p.job] = max(last_abort[p.job], float(p.end))
+        for p in valid:
+            if p.kept and p.start >= last_abort[p.job]:
+                done[p.job] += p.end - p.start
+        return done

@@ -25,7 +25,9 @@ __all__ = ["validate"]
 _STARTED = (int(JobStatus.COMPLETED), int(JobStatus.KILLED))
 
 
-def validate(instance: Instance, schedule: Schedule, *, allow_rejected: bool = False, rtol: float = 1e-9) -> None:
+def validate(
+    instance: Instance, schedule: Schedule, *, allow_rejected: bool = False, rtol: float = 1e-9, runtime=None
+) -> None:
     """Check a finished schedule of rigid jobs; raise on the first broken rule.
 
     Source: the rigid-job semantics of DESIGN.md ("Semantics to keep
@@ -44,7 +46,8 @@ def validate(instance: Instance, schedule: Schedule, *, allow_rejected: bool = F
        allocation (None or ``()``).
     4. ``start >= submit`` (exact comparison, no tolerance).
     5. The status is KILLED iff ``run_time > requested_time``.
-    6. ``end - start == min(run_time, requested_time)`` within
+    6. ``end - start == min(run_time, requested_time)``, less the time run in
+       preempted pieces (``Piece.kept``) since the job's last abort, within
        ``rtol * max(1, |end|)`` seconds.
     7. Each allocation is a tuple of integer ranges ``(lo, hi)``, sorted,
        disjoint and non-adjacent, ``0 <= lo < hi <= n_procs``, holding exactly
@@ -75,6 +78,11 @@ def validate(instance: Instance, schedule: Schedule, *, allow_rejected: bool = F
         Relative tolerance on execution lengths, scaled by ``max(1, |end|)``:
         at time 1e8 s it allows 0.1 s, which covers float rounding of
         ``start + duration`` by any algorithm.
+    runtime : TopologyPenalty, optional
+        The run-time model the engine used (:mod:`schedlab.engine.runtime`):
+        rules 5 and 6 then expect each started job's status and length from
+        ``runtime.duration(run_time, requested_time, procs, alloc)``, and rule 7
+        (allocations) is checked before them.
 
     Raises
     ------
@@ -131,24 +139,37 @@ def validate(instance: Instance, schedule: Schedule, *, allow_rejected: bool = F
         i = _first(bad)
         raise ValidationError(f"job {ids[i]}: starts at {_r(start[i])}, before its submit time {_r(jobs.submit[i])}")
 
-    # 5. KILLED iff run_time > requested_time
+    # 5. KILLED iff run_time > requested_time (or the penalised time, with a runtime model)
     too_long = jobs.run_time > jobs.requested_time
+    duration = np.minimum(jobs.run_time, jobs.requested_time)
+    if runtime is not None:
+        rows = np.flatnonzero(started)
+        _flatten([alloc[i] for i in rows.tolist()], jobs.procs[rows], n_procs, lambda k: f"job {ids[rows[k]]}: allocation")
+        duration = duration.astype(np.float64, copy=True)
+        too_long = too_long.copy()
+        run_time, requested, procs = jobs.run_time.tolist(), jobs.requested_time.tolist(), jobs.procs.tolist()
+        for i in rows.tolist():
+            duration[i], too_long[i] = runtime.duration(run_time[i], requested[i], procs[i], alloc[i])
     bad = started & (too_long != (status == JobStatus.KILLED))
     if bad.any():
         i = _first(bad)
         expected = "KILLED" if too_long[i] else "COMPLETED"
         raise ValidationError(f"job {ids[i]}: status {_status_name(status[i])} but run time {_r(jobs.run_time[i])} "
-                              f"and requested time {_r(jobs.requested_time[i])} make it {expected}")
+                              f"and requested time {_r(jobs.requested_time[i])} make it {expected}"
+                              + ("" if runtime is None else f" (with run-time penalty {runtime.describe()})"))
 
-    # 6. end - start == min(run_time, requested_time)
-    duration = np.minimum(jobs.run_time, jobs.requested_time)
+    # 6. end - start == min(run_time, requested_time) (or the penalised time, capped at the walltime),
+    #    less the work of preemptions since the job's last abort
+    done = schedule.kept_work()
     with np.errstate(invalid="ignore"):
-        error = np.abs((end - start) - duration)
+        error = np.abs((end - start) - (duration - done))
         bad = started & ~(error <= rtol * np.maximum(1.0, np.abs(end)))
     if bad.any():
         i = _first(bad)
+        what = "min(run time, requested time)" if runtime is None else f"the {runtime.describe()} penalised time"
+        before = f" less {_r(done[i])} s run before its preemptions" if done[i] else ""
         raise ValidationError(f"job {ids[i]}: runs from {_r(start[i])} to {_r(end[i])} ({_r(end[i] - start[i])} s), expected "
-                              f"min(run time, requested time) = {_r(duration[i])} s")
+                              f"{what} = {_r(duration[i])} s{before}")
 
     # 7. final allocations
     rows = np.flatnonzero(started)

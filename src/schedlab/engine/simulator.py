@@ -24,6 +24,7 @@ from schedlab.schedule import Instance, JobStatus, Piece, Schedule
 
 if TYPE_CHECKING:
     from schedlab.engine.policy import OnlinePolicy
+    from schedlab.engine.runtime import TopologyPenalty
 
 WAITING, QUEUED, RUNNING, DONE, REJECTED = range(5)
 _STATE_NAMES = ("not submitted", "queued", "running", "finished", "rejected")
@@ -52,10 +53,14 @@ class Context:
     """The engine as a policy sees it: job view, free processors, clock, and actions.
 
     Actions are applied at once and refused with :class:`IllegalDecision` when
-    illegal; ``free`` must be treated as read-only by policies.
+    illegal; ``free`` must be treated as read-only by policies. With a
+    ``runtime`` model, a job's execution length is computed from its
+    allocation when it starts (the policy never sees it).
     """
 
-    def __init__(self, instance: Instance, policy: "OnlinePolicy", rng: np.random.Generator) -> None:
+    def __init__(
+        self, instance: Instance, policy: "OnlinePolicy", rng: np.random.Generator, runtime: "TopologyPenalty | None" = None
+    ) -> None:
         jobs = instance.jobs
         self.platform = instance.platform
         self.n_procs = instance.platform.n_procs
@@ -74,6 +79,11 @@ class Context:
         self._procs = jobs.procs.tolist()
         self._duration = np.minimum(jobs.run_time, jobs.requested_time).tolist()
         self._killed = (jobs.run_time > jobs.requested_time).tolist()
+        self._remaining = list(self._duration)  # what is left to run: less than the duration after a preemption
+        self._runtime = runtime
+        if runtime is not None:
+            self._run_time = jobs.run_time.tolist()
+            self._walltime = jobs.requested_time.tolist()
         self._state = [WAITING] * n
         self._attempt = [0] * n
         self._start = [np.nan] * n
@@ -129,15 +139,37 @@ class Context:
         self._state[row] = RUNNING
         self._start[row] = self.now
         self._alloc[row] = alloc
-        heapq.heappush(self._ends, (self.now + self._duration[row], row, self._attempt[row]))
+        if self._runtime is None:
+            duration = self._remaining[row]
+        else:
+            duration, self._killed[row] = self._runtime.duration(
+                self._run_time[row], self._walltime[row], self._procs[row], alloc
+            )
+        heapq.heappush(self._ends, (self.now + duration, row, self._attempt[row]))
 
     def abort(self, row: int) -> None:
         """Stop running job ``row`` now; its work is lost and it waits to be started again."""
+        self._stop(row, kept=False)
+
+    def preempt(self, row: int) -> None:
+        """Stop running job ``row`` now, keeping its work: it waits and, started again, runs only what is left.
+
+        Preempt-and-resume, for the preemptive reference policies of seed 004 (SRPT, GSRPT); not available
+        with a run-time model, whose run time depends on the allocation.
+        """
+        if self._runtime is not None:
+            raise IllegalDecision("preemption is not supported with a run-time model")
+        self._stop(row, kept=True)
+
+    def _stop(self, row: int, *, kept: bool) -> None:
         self._check_row(row)
         if self._state[row] != RUNNING:
-            raise IllegalDecision(f"cannot abort job {self._ids[row]}: it is {_STATE_NAMES[self._state[row]]}")
+            action = "preempt" if kept else "abort"
+            raise IllegalDecision(f"cannot {action} job {self._ids[row]}: it is {_STATE_NAMES[self._state[row]]}")
         alloc = self._alloc[row]
-        self._aborted.append(Piece(row, self._start[row], self.now, alloc))
+        if not (kept and self.now == self._start[row]):  # a preemption at its start leaves no trace
+            self._aborted.append(Piece(row, self._start[row], self.now, alloc, kept))
+        self._remaining[row] = self._remaining[row] - (self.now - self._start[row]) if kept else self._duration[row]
         self.free.add(alloc)
         self._state[row] = QUEUED
         self._attempt[row] += 1
@@ -172,6 +204,7 @@ def simulate(
     *,
     rng: np.random.Generator | None = None,
     progress: ProgressCallback | None = None,
+    runtime: "TopologyPenalty | None" = None,
 ) -> Schedule:
     """Run ``policy`` online on ``instance`` and return the schedule it produced.
 
@@ -185,6 +218,10 @@ def simulate(
         Passed to randomised policies; defaults to ``default_rng(0)`` so runs are reproducible.
     progress : callable(done, total), optional
         Called about a hundred times with the number of jobs finished.
+    runtime : TopologyPenalty, optional
+        Run-time model (:mod:`schedlab.engine.runtime`): each job runs the
+        penalised time of its allocation, capped at its walltime (then KILLED).
+        None: ``min(run_time, requested_time)``, as always.
 
     Raises
     ------
@@ -206,7 +243,7 @@ def simulate(
             int(jobs.procs[i]),
             f"at most {instance.platform.n_procs} (the machine size); {too_wide.size} job(s) too wide",
         )
-    ctx = Context(instance, policy, rng if rng is not None else np.random.default_rng(0))
+    ctx = Context(instance, policy, rng if rng is not None else np.random.default_rng(0), runtime)
     policy.reset(ctx)
 
     n = len(jobs)

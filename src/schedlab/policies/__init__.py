@@ -10,7 +10,7 @@ import inspect
 
 from schedlab.errors import InputError
 from schedlab.policies.rigid import EASY, FCFS, Conservative
-from schedlab.policies.tasks import GSPT, GSPTRD, GSPTRR, SPT, SPTRD, SPTRR
+from schedlab.policies.tasks import GSPT, GSPTRD, GSPTRR, GSRPT, SPT, SPTRD, SPTRR, SRPT
 
 POLICIES = {
     "fcfs": FCFS,
@@ -22,6 +22,8 @@ POLICIES = {
     "spt": SPT,
     "spt-rd": SPTRD,
     "spt-rr": SPTRR,
+    "gsrpt": GSRPT,
+    "srpt": SRPT,
 }
 _TRUE, _FALSE = ("true", "yes", "1"), ("false", "no", "0")
 

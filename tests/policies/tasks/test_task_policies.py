@@ -9,21 +9,14 @@ import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from task_cases import paper_example, tasks
 
 from schedlab.engine import simulate
 from schedlab.errors import InputError
 from schedlab.metrics import job_metrics
-from schedlab.platform import Machine
 from schedlab.policies import make_policy
 from schedlab.policies.tasks.dispatch import delta_flow
-from schedlab.schedule import Instance
 from schedlab.validation import validate
-from schedlab.workload.jobs import JobTable
-
-
-def tasks(release, p, m) -> Instance:
-    jobs = JobTable.from_arrays(submit=release, run_time=p, requested_time=p, procs=[1] * len(p))
-    return Instance(jobs, Machine(m))
 
 
 def run(instance, name, **params):
@@ -34,11 +27,6 @@ def run(instance, name, **params):
 
 def flows(instance, schedule):
     return job_metrics(instance, schedule)["response"]
-
-
-def paper_example():
-    """Spec section 8, case 1: T0 (r = 0, p = 10) then T_i (r = i, p = 1), i = 1..10."""
-    return list(range(11)), [10] + [1] * 10
 
 
 @pytest.mark.parametrize("name", ["gspt-rd", "spt-rd"])

@@ -2,5 +2,6 @@
 
 from schedlab.policies.tasks.common_queue import GSPT, GSPTRD, GSPTRR
 from schedlab.policies.tasks.dispatch import SPT, SPTRD, SPTRR
+from schedlab.policies.tasks.preemptive import GSRPT, SRPT
 
-__all__ = ["GSPT", "GSPTRD", "GSPTRR", "SPT", "SPTRD", "SPTRR"]
+__all__ = ["GSPT", "GSPTRD", "GSPTRR", "GSRPT", "SPT", "SPTRD", "SPTRR", "SRPT"]
