@@ -25,6 +25,8 @@ POLICIES = {
     "spt-rd": {"dedicated": "10", "tau": "10"},
     "gspt-rr": {"dedicated": "10", "c": "0.8"},
     "spt-rr": {"dedicated": "9", "c": "0.8"},
+    "gsrpt": {},
+    "srpt": {},
 }
 
 
