@@ -107,21 +107,36 @@ def simulate(
     check: Annotated[bool, typer.Option("--validate/--no-validate", help="Check the schedule with the independent validator.")] = True,
     as_json: Annotated[bool, typer.Option("--json", help="Print the metrics as JSON on stdout instead of a table.")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar, no table.")] = False,
+    allocator: Annotated[Optional[str], typer.Option(help="Allocation step: basic, becont, cont, beloc, loc, beplat, plat (NAME[:OPTION]).")] = None,
+    platform: Annotated[Optional[str], typer.Option(help="Fat-tree platform, e.g. fat-tree:1,2,8,240 or clusters:512,16.")] = None,
+    penalty: Annotated[Optional[str], typer.Option(help="Run-time penalty of spread allocations: none, linear:F or quadratic:F (needs --platform).")] = None,
 ) -> None:
     """Simulate an online POLICY on TRACE, print its metrics, and write jobs.csv and metrics.json to --out."""
+    from schedlab.engine.runtime import parse_penalty
+    from schedlab.platform.tree import parse_platform
     from schedlab.policies import make_policy
+    from schedlab.policies.rigid.allocators import split_name
     from schedlab.runner import load_instance, run
 
     with _one_line_errors():
         params = _parse_params(param)
+        if allocator is not None:
+            if "allocator" in params:
+                raise InputError("--allocator", message="given twice (--allocator and --param allocator=...)")
+            params["allocator"] = allocator
+            split_name(allocator)  # unknown allocator: fail before reading the trace
         make_policy(policy, params)  # unknown policy or parameter: fail before reading the trace
         filter_window = _parse_window(window)
+        tree = parse_platform(platform) if platform is not None else None
+        if penalty is not None:
+            parse_penalty(penalty, tree)  # malformed, or no fat tree: fail before reading the trace
         if out_dir is not None and out_dir.is_dir() and any(out_dir.iterdir()) and not force:
             raise InputError(str(out_dir), message="output directory is not empty (use --force to overwrite)")
-        instance, report = load_instance(trace, procs=procs, status=status, window=filter_window)
+        instance, report = load_instance(trace, procs=procs, status=status, window=filter_window, platform=tree)
         show = not quiet and not as_json
         with _progress(len(instance.jobs), enabled=show and err.is_terminal) as progress:
-            result = run(instance, policy, params, seed=seed, tau=tau, check=check, progress=progress, report=report)
+            result = run(instance, policy, params, seed=seed, tau=tau, check=check, progress=progress, report=report,
+                         penalty=penalty)
         if out_dir is not None:
             result.write(out_dir, force=force)
     if as_json:

@@ -19,9 +19,11 @@ import numpy as np
 from schedlab import __version__
 from schedlab.engine.simulator import ProgressCallback, simulate
 from schedlab.errors import InputError
-from schedlab.metrics import aggregate
+from schedlab.engine.runtime import parse_penalty
+from schedlab.metrics import aggregate, topology_metrics
 from schedlab.output import write_jobs_csv, write_metrics_json
 from schedlab.platform.homogeneous import Machine
+from schedlab.platform.tree import FatTree, parse_platform
 from schedlab.policies import make_policy
 from schedlab.schedule import Instance, Schedule
 from schedlab.validation import validate
@@ -36,6 +38,7 @@ def load_instance(
     procs: int | None = None,
     status: int | None = None,
     window: tuple[float, float] | None = None,
+    platform: "str | FatTree | None" = None,
 ) -> tuple[Instance, FilterReport | None]:
     """Read a workload file and build the instance to simulate.
 
@@ -45,19 +48,30 @@ def load_instance(
     was chosen. Batsim JSON workloads (``.json``) are taken whole on ``nb_res``
     processors (or ``procs``); they have no filter report.
 
+    ``platform`` (a :class:`~schedlab.platform.tree.FatTree` or its text,
+    ``fat-tree:1,2,8,240``) makes the machine a fat tree; its size is then the
+    machine size (``procs``, if given, must agree), so wider jobs are filtered out.
+
     Raises
     ------
     InputError
-        Missing or malformed file, or (JSON) a job wider than the machine.
+        Missing or malformed file, or (JSON) a job wider than the machine;
+        a malformed platform, or one whose size differs from ``procs``.
     """
     path = os.fspath(path)
+    tree = parse_platform(platform) if isinstance(platform, str) else platform
+    if tree is not None:
+        if procs is not None and procs != tree.n_procs:
+            raise InputError("--platform", field="--platform", value=tree.name,
+                             expected=f"{procs} processors (--procs), it has {tree.n_procs}")
+        procs = tree.n_procs
     if path.endswith(".json"):
         if status is not None or window is not None:
             raise InputError(path, message="--status and --window apply to SWF traces only")
         jobs, nb_res = read_batsim(path)
-        return Instance(jobs, Machine(procs if procs is not None else nb_res)), None
+        return Instance(jobs, tree if tree is not None else Machine(procs if procs is not None else nb_res)), None
     jobs, report = to_jobs(read_swf(path), procs=procs, status=status, window=window)
-    return Instance(jobs, Machine(report.machine_procs)), report
+    return Instance(jobs, tree if tree is not None else Machine(report.machine_procs)), report
 
 
 @dataclass(eq=False)
@@ -104,23 +118,34 @@ def run(
     check: bool = True,
     progress: ProgressCallback | None = None,
     report: FilterReport | None = None,
+    penalty: str | None = None,
 ) -> Run:
     """Simulate the registered ``policy`` (with ``params``) on ``instance``, validate and measure it.
 
     ``check`` runs the independent validator on the schedule (a few percent of
     the simulation time); ``report`` is the filter report to record in the run
     information. The policy's random draws come from ``numpy.random.default_rng(seed)``.
+
+    ``penalty`` (``linear:F``, ``quadratic:F`` or ``none``; needs a fat-tree
+    platform) lengthens run times by the platform level of each allocation
+    (:mod:`schedlab.engine.runtime`). On a fat tree, the metrics include
+    :func:`~schedlab.metrics.topology_metrics`, and the run information the
+    platform and the penalty.
     """
     seconds = {}
+    runtime = parse_penalty(penalty, instance.platform)
     began = time.perf_counter()
     chosen = make_policy(policy, params)
-    schedule = simulate(instance, chosen, rng=np.random.default_rng(seed), progress=progress)
+    schedule = simulate(instance, chosen, rng=np.random.default_rng(seed), progress=progress, runtime=runtime)
     seconds["simulate"] = time.perf_counter() - began
     if check:
         began = time.perf_counter()
-        validate(instance, schedule)
+        validate(instance, schedule, runtime=runtime)
         seconds["validate"] = time.perf_counter() - began
     metrics = aggregate(instance, schedule, tau=tau)
+    tree = instance.platform if isinstance(instance.platform, FatTree) else None
+    if tree is not None:
+        metrics.update(topology_metrics(instance, schedule, tree))
     info = {
         "policy": schedule.policy,
         "params": dict(params or {}),
@@ -129,6 +154,9 @@ def run(
         "seed": seed,
         "schedlab": __version__,
     }
+    if tree is not None:
+        info["platform"] = tree.name
+        info["penalty"] = runtime.describe() if runtime is not None else "none"
     if report is not None:
         info["machine_size_from"] = report.machine_how
         info["filters"] = {what: count for what, count in report.dropped}

@@ -14,9 +14,22 @@ the rest of that time and the reservations are compressed, in queue order:
 * ``compress="start-now"``: a reservation moves only if the job can start now
   (the reassignment of seed 000 ch.5 section 5.4: never to an intermediate time).
 
+Processors come from an allocator of :mod:`~schedlab.policies.rigid.allocators`
+(``allocator="basic"``, the default: lowest free ids, chosen at the start).
+A best-effort allocator (``becont``, ``beloc``, ``beplat``) always succeeds,
+so reservations keep holding processor counts and it never changes a start
+time (tested); it chooses among the processors free when the job starts. A
+forced one (``cont``, ``loc``, ``plat``) may refuse a set of processors, so
+its reservations hold processor ids (:class:`~schedlab.policies.rigid.profile.SetProfile`,
+the slices ``S[i]`` of spec 000-ch4-5 section 4.1): Algorithm 1 runs the
+allocator on the processors free for the whole window at each slice start
+and moves on to the next slice on a refusal; a compression re-chooses the
+processors (section 4.2).
+
 Guarantee: no reservation ever moves later (tested with hypothesis).
 Cost: O(B) per placement for B profile breakpoints; a compression costs
 O(B) per waiting job (start-now: O(1) for a job that cannot start now).
+Forced allocators: O(B F) per placement or move, for F free ranges per slice.
 """
 
 from __future__ import annotations
@@ -25,8 +38,9 @@ import heapq
 from bisect import bisect_left, insort
 
 from schedlab.engine.simulator import Context
-from schedlab.errors import InputError
-from schedlab.policies.rigid.profile import INF, Profile
+from schedlab.errors import InputError, SchedlabError
+from schedlab.policies.rigid.allocators import policy_allocator
+from schedlab.policies.rigid.profile import INF, Profile, SetProfile
 from schedlab.policies.rigid.queue import ORDERS, priority_ranks
 
 COMPRESSIONS = ("full", "start-now")
@@ -41,17 +55,33 @@ class Conservative:
         Queue order: placement order of jobs submitted at the same time and compression order.
     compress : {"full", "start-now"}
         How reservations move when jobs end early (see the module docstring).
+    allocator : str, default "basic"
+        Allocation step (spec 000-ch4-5 section 4.3): ``basic``, ``becont[:first_fit|largest_first]``,
+        ``cont[:first_fit|best_fit|largest]``, ``beloc``, ``loc``, ``beplat[:index|best_fit|worst_fit]``,
+        ``plat[...]``; clusters and levels come from the platform when it is a
+        :class:`~schedlab.platform.tree.FatTree` (else one cluster).
+
+    Notes
+    -----
+    Best-effort allocators choose processors at the start, from all those
+    free then (the profile holds counts), rather than at reservation time as
+    in the thesis; start times are the same either way, and the choice sees
+    the freshest free set. Forced allocators reserve processor ids when the
+    job is placed (as in the thesis), at the cost of O(F) work per profile
+    slice scanned.
     """
 
     name = "conservative"
     clairvoyant = False
 
-    def __init__(self, *, order: str = "fcfs", compress: str = "full") -> None:
+    def __init__(self, *, order: str = "fcfs", compress: str = "full", allocator: str = "basic") -> None:
         self.order = order
         self.compress = compress
+        self.allocator = allocator
 
     def describe(self) -> str:
-        return f"{self.name}(order={self.order}, compress={self.compress})"
+        extra = "" if self.allocator == "basic" else f", allocator={self.allocator}"
+        return f"{self.name}(order={self.order}, compress={self.compress}{extra})"
 
     def reset(self, ctx: Context) -> None:
         if self.order not in ORDERS:
@@ -60,6 +90,7 @@ class Conservative:
             raise InputError(
                 "policy", field="conservative compress", value=self.compress, expected=f"one of {', '.join(COMPRESSIONS)}"
             )
+        self._allocate, forced = policy_allocator(self.allocator, ctx.platform)
         jobs = ctx.jobs
         n = len(jobs)
         self.ctx = ctx
@@ -78,8 +109,18 @@ class Conservative:
         self.new: list[int] = []  # rows submitted in this event, not yet placed
         self.ended_early = False
         self.wakeups: set[float] = set()
+        self._sets = SetProfile(ctx.n_procs, 0.0) if forced else None  # processor-level reservations
+        self.res_alloc: list = [None] * n if forced else []  # reserved processors (forced allocators)
 
     def complete(self, rows: list[int], now: float) -> None:
+        if self._sets is not None:
+            self._sets.trim(now)
+            for row in rows:
+                expected = self.res_start[row] + self.estimate[row]
+                if now < expected:
+                    self._sets.release(now, expected, self.res_alloc[row])
+                    self.ended_early = True
+            return
         profile = self.profile
         profile.trim(now)
         for row in rows:
@@ -92,6 +133,9 @@ class Conservative:
         self.new.extend(rows)
 
     def schedule(self, now: float) -> None:
+        if self._sets is not None:
+            self._schedule_sets(now)
+            return
         self.profile.trim(now)
         self.wakeups.discard(now)
         if self.ended_early:
@@ -107,7 +151,10 @@ class Conservative:
         self._start_due(now)
 
     def _reserve(self, row: int, start: float, now: float) -> None:
-        self.profile.reserve(start, start + self.estimate[row], self.procs[row])
+        if self._sets is None:
+            self.profile.reserve(start, start + self.estimate[row], self.procs[row])
+        else:
+            self._sets.reserve(start, start + self.estimate[row], self.res_alloc[row])
         r = self.rank[row]
         if not self.waiting[row]:
             self.waiting[row] = True
@@ -157,7 +204,60 @@ class Conservative:
             return
         due.sort()
         reserved = self.reserved
+        allocate = self._allocate
         for r in due:
             row = row_of_rank[r]
             del reserved[bisect_left(reserved, r)]
-            self.ctx.start(row, self.free.first(self.procs[row]))
+            if allocate is None:
+                self.ctx.start(row, self.free.first(self.procs[row]))
+            elif self._sets is None:  # best effort: chosen now, among the processors free now
+                self.ctx.start(row, allocate(self.free, self.procs[row]))
+            else:  # forced: the processors reserved
+                self.ctx.start(row, self.res_alloc[row])
+
+    # -- forced allocators: processor-level reservations ------------------------
+    def _schedule_sets(self, now: float) -> None:
+        """The pass of :meth:`schedule` on the :class:`SetProfile` (forced allocators)."""
+        sets = self._sets
+        sets.trim(now)
+        self.wakeups.discard(now)
+        if self.ended_early:
+            self.ended_early = False
+            if self.reserved:
+                self._compress_sets(now)
+        if self.new:
+            rank, res_alloc = self.rank, self.res_alloc
+            for row in sorted(self.new, key=rank.__getitem__):
+                start, res_alloc[row] = sets.find(self.procs[row], self.estimate[row], self._allocate)
+                if start == INF:  # cannot happen: the last slice frees every processor (spec ambiguity 19)
+                    raise SchedlabError(f"conservative: no start for job {int(self.ctx.jobs.id[row])}")
+                self._reserve(row, start, now)
+            self.new.clear()
+        self._start_due(now)
+
+    def _compress_sets(self, now: float) -> None:
+        """:meth:`_compress` with processor sets: a job leaves its reservation, Algorithm 1 searches the
+        starts before it (only now with ``start-now``), and the job takes it back if nothing earlier fits."""
+        sets, procs, estimate, res_start, res_alloc = self._sets, self.procs, self.estimate, self.res_start, self.res_alloc
+        times, sizes = sets.times, sets.sizes
+        row_of_rank = self.row_of_rank
+        start_now_only = self.compress == "start-now"
+        for r in self.reserved:
+            row = row_of_rank[r]
+            old = res_start[row]
+            if old <= now:
+                continue
+            k = procs[row]
+            stop = 1 if start_now_only else bisect_left(times, old)
+            if (sizes[0] if start_now_only else max(sizes[:stop])) < k:
+                continue
+            d, mine = estimate[row], res_alloc[row]
+            if sets.earliest_count(k, d, stop) >= old:  # not even the counts allow an earlier start
+                continue
+            sets.release(old, old + d, mine)
+            new, alloc = sets.find(k, d, self._allocate, stop=1 if start_now_only else bisect_left(times, old))
+            if new < old:
+                res_alloc[row] = alloc
+                self._reserve(row, new, now)
+            else:
+                sets.reserve(old, old + d, mine)

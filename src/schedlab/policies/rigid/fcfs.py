@@ -2,7 +2,12 @@
 
 Source: issue 2, "Exact semantics for FCFS and EASY" (the classic EASY of
 Lifka 1995 / Mu'alem & Feitelson 2001, pinned down so results compare across
-tools). Processors are chosen first-fit (lowest free ids).
+tools). Processors are chosen first-fit (lowest free ids), or by the
+``allocator`` (:mod:`~schedlab.policies.rigid.allocators`). A forced allocator
+(``cont``, ``loc``, ``plat``) may refuse to start a job that fits by count: the
+job then waits as if it did not fit (a refused FCFS/EASY head blocks the queue;
+EASY then protects it until the next estimated end of a running job and
+backfills only jobs ending by then; a refused backfill candidate is skipped).
 
 Cost per pass: O(log n) to find the head and each job started; EASY computes its
 reservation (:class:`~schedlab.policies.rigid.running.RunningByEnd`) only when
@@ -16,6 +21,7 @@ import heapq
 
 from schedlab.engine.simulator import Context
 from schedlab.errors import InputError
+from schedlab.policies.rigid.allocators import policy_allocator
 from schedlab.policies.rigid.queue import ORDERS, RankQueue, priority_ranks
 from schedlab.policies.rigid.running import RunningByEnd
 
@@ -29,20 +35,25 @@ class FCFS:
     ----------
     order : {"fcfs", "sjf"}
         Queue order: (submit, id), or shortest requested time first (ties by submit, id).
+    allocator : str, default "basic"
+        Allocation step (see :class:`~schedlab.policies.rigid.conservative.Conservative`).
     """
 
     name = "fcfs"
     clairvoyant = False
 
-    def __init__(self, *, order: str = "fcfs") -> None:
+    def __init__(self, *, order: str = "fcfs", allocator: str = "basic") -> None:
         self.order = order
+        self.allocator = allocator
 
     def describe(self) -> str:
-        return f"{self.name}(order={self.order})"
+        extra = "" if self.allocator == "basic" else f", allocator={self.allocator}"
+        return f"{self.name}(order={self.order}{extra})"
 
     def reset(self, ctx: Context) -> None:
         if self.order not in ORDERS:
             raise InputError("policy", field=f"{self.name} order", value=self.order, expected=f"one of {', '.join(ORDERS)}")
+        self._allocate, _ = policy_allocator(self.allocator, ctx.platform)
         jobs = ctx.jobs
         self.ctx = ctx
         self.free = ctx.free
@@ -87,7 +98,8 @@ class FCFS:
         if not queue.count:
             free = self.free
             while i < len(arrived) and procs[arrived[i]] <= free.size:
-                self._start_row(arrived[i], now)
+                if not self._start_row(arrived[i], now):
+                    break
                 i += 1
         for row in arrived[i:]:
             r = rank[row]
@@ -96,22 +108,32 @@ class FCFS:
         arrived.clear()
 
     def _start(self, r: int, now: float) -> int:
-        """Start the queued job of rank r; return its row."""
+        """Start the queued job of rank r; return its row, or -1 if a forced allocator refused it."""
         row = self.queue.row_at(r)
+        if not self._start_row(row, now):
+            return -1
         self.queue.remove(r)
-        self._start_row(row, now)
         return row
 
-    def _start_row(self, row: int, now: float) -> None:
-        self.ctx.start_first_fit(row)
+    def _start_row(self, row: int, now: float) -> bool:
+        """Start job ``row`` now (it fits by count); False if a forced allocator refuses the free processors."""
+        if self._allocate is None:
+            self.ctx.start_first_fit(row)
+            return True
+        alloc = self._allocate(self.free, self.procs[row])
+        if alloc is None:
+            return False
+        self.ctx.start(row, alloc)
+        return True
 
     def _start_heads(self, now: float) -> int:
         """Start queue heads while they fit (the FCFS pass); return the blocked head's rank or -1."""
         procs, free, queue = self.procs, self.free, self.queue
         head = self._head()
         while head >= 0 and procs[queue.row_at(head)] <= free.size:
+            if self._start(head, now) < 0:
+                break  # refused by a forced allocator: the head blocks
             heapq.heappop(self.heads)
-            self._start(head, now)
             head = self._head()
         return head
 
@@ -137,11 +159,13 @@ class EASY(FCFS):
         self.running = RunningByEnd(self.procs)
         self.expected_end = [0.0] * len(self.procs)
 
-    def _start_row(self, row: int, now: float) -> None:
-        self.ctx.start_first_fit(row)
+    def _start_row(self, row: int, now: float) -> bool:
+        if not super()._start_row(row, now):
+            return False
         end = now + self.estimate[row]
         self.expected_end[row] = end
         self.running.add(end, row)
+        return True
 
     def complete(self, rows: list[int], now: float) -> None:
         running, expected_end = self.running, self.expected_end
@@ -161,7 +185,11 @@ class EASY(FCFS):
         candidate = queue.first(head + 1, n_free)
         if candidate < 0:
             return
-        shadow, extra = self.running.reservation(self.procs[queue.row_at(head)], n_free)
+        need = self.procs[queue.row_at(head)]
+        if need <= n_free:  # fits by count, refused by a forced allocator: protect it until the next end
+            shadow, extra = self.running.blocks[0][0][0], 0
+        else:
+            shadow, extra = self.running.reservation(need, n_free)
         limit = shadow - now
         procs, estimate = self.procs, self.estimate
         while True:
@@ -169,6 +197,9 @@ class EASY(FCFS):
             if candidate < 0:
                 return
             row = self._start(candidate, now)
+            if row < 0:  # refused by a forced allocator: try the next candidate
+                candidate += 1
+                continue
             n_free -= procs[row]
             if estimate[row] > limit:
                 extra -= procs[row]
