@@ -14,6 +14,11 @@ algorithm; spec 003-part1-hybrid section 5.2) and writes into ``--out``:
 
 Same seed, same files except the timing columns (``seconds``, ``ilp_seconds``)
 and the wall time, whatever ``--jobs``.
+
+``schedlab reproduce redirections --out report/redirections [--quick] [--tuning]``
+runs seed 004's experiment through the campaign runner
+(:mod:`schedlab.campaign.redirections`): campaigns, store, Table I, metrics,
+figures, the six claims checked, ``summary.md`` and ``summary.html``.
 """
 
 from __future__ import annotations
@@ -191,3 +196,47 @@ def hybrid(
              "wall_seconds": wall}, indent=1) + "\n")
     if not quiet:
         typer.echo(f"{len(configs)} instances, {len(runs)} runs in {wall:.1f} s; wrote {out_dir}")
+
+
+@reproduce_app.command("redirections")
+def redirections(
+    out_dir: Annotated[Path, typer.Option("--out", "-o", help="Directory for campaigns, store, tables, figures and claims.")],
+    quick: Annotated[bool, typer.Option(help="3 windows of KTH-SP2 and HPC2N, Table II parameters only (about a minute).")] = False,
+    tuning: Annotated[bool, typer.Option(help="Also run the tuning grids (RD: tau x m_d; RR: c x m_d, b = 0.02).")] = False,
+    jobs: Annotated[int, typer.Option(help="Worker processes (results do not depend on it).")] = 1,
+    seed: Annotated[int, typer.Option(help="Master seed: window draws and random redirections.")] = 0,
+    traces: Annotated[Path, typer.Option("--traces", help="Folder holding the PWA traces.")] = Path("../shared/traces"),
+    windows: Annotated[Optional[int], typer.Option(help="Windows per trace (default 20, or 3 with --quick).")] = None,
+    trace: Annotated[Optional[list[str]], typer.Option("--trace", help="Trace names to run (repeatable; default: all 5, or 2 with --quick).")] = None,
+    m_mode: Annotated[str, typer.Option("--m-mode", help="Processors per window: formula (round(m/Q)) or table1 (Table I's count).")] = "formula",
+    count_if_idle: Annotated[bool, typer.Option(help="GSPT-RD counts arrivals while a main processor is idle (spec A5; literal reading).")] = True,
+    force: Annotated[bool, typer.Option(help="Write into a non-empty --out (its stored runs are reused).")] = False,
+    quiet: Annotated[bool, typer.Option(help="No progress on stderr.")] = False,
+) -> None:
+    """Seed 004 experiment: task windows of 5 PWA traces, SPT families with and without redirection, Table I,
+    Figs 3-10 and the six claims checked (spec 004-redirections section 5)."""
+    from schedlab.cli import _one_line_errors  # the app's handler, which knows --debug
+
+    with _one_line_errors():
+        from schedlab.campaign.redirections import plan, reproduce
+        from schedlab.errors import InputError
+
+        if out_dir.exists() and (not out_dir.is_dir() or any(out_dir.iterdir())) and not force:
+            raise InputError(str(out_dir), message="output directory is not empty (use --force to overwrite)")
+        if jobs < 1:
+            raise InputError("--jobs", field="--jobs", value=jobs, expected="an integer >= 1")
+        if windows is not None and windows < 1:
+            raise InputError("--windows", field="--windows", value=windows, expected="an integer >= 1")
+        chosen = plan(traces, quick=quick, tuning=tuning, seed=seed, windows=windows, traces=trace, m_mode=m_mode,
+                      count_if_idle=count_if_idle)
+        show = not quiet and sys.stderr.isatty()
+
+        def progress(done: int, total: int, row: dict) -> None:
+            if show:
+                print(f"\r{done}/{total} runs", end="" if done < total else "\n", file=sys.stderr, flush=True)
+
+        summary = reproduce(out_dir, chosen, jobs=jobs, progress=progress)
+    if not quiet:
+        verdicts = ", ".join(f"{k}: {v}" for k, v in summary["claims"].items())
+        typer.echo(f"{summary['runs']} runs ({summary['failed']} not done) in {summary['wall_seconds']:.1f} s; "
+                   f"claims {verdicts}; wrote {out_dir}")

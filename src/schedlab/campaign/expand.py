@@ -12,6 +12,11 @@ validated. Renaming the campaign or a policy label, moving the store,
 reordering the spec or adding policies keeps the ids of the runs that did not
 change, so a re-run skips them; names and labels in results always come from
 the current spec (see :func:`schedlab.campaign.store.campaign_results`).
+
+A workload with a ``tasks`` table (sequential tasks, seed 004) adds its
+conversion settings to the key; the keys, hence the ids, of other workloads
+are unchanged. Its jobs are those of :func:`task_jobs`, and a random window
+that holds no job is redrawn from the same generator (spec 004 A9).
 """
 
 from __future__ import annotations
@@ -57,10 +62,11 @@ class RunConfig:
     validate: bool
     window_jobs: int | None = field(default=None, compare=False)
     window_load: float | None = field(default=None, compare=False)
+    tasks: tuple[tuple[str, object], ...] | None = None
 
     def key(self) -> dict:
         """The canonical configuration the id hashes (JSON-able, no derived or local data)."""
-        return {
+        key = {
             "workload": self.workload,
             "trace": self.trace,
             "procs": self.procs,
@@ -74,6 +80,9 @@ class RunConfig:
             "tau": self.tau,
             "validate": self.validate,
         }
+        if self.tasks is not None:
+            key["tasks"] = dict(self.tasks)
+        return key
 
     @property
     def run_id(self) -> str:
@@ -115,12 +124,17 @@ def expand(campaign: Campaign) -> list[RunConfig]:
             windows = [(None, workload.window, None, None)]
         else:
             sampler = workload.windows
-            instance, _ = load_instance(trace_path, procs=workload.procs, status=workload.status, window=workload.window)
+            if workload.tasks is None:
+                instance, _ = load_instance(trace_path, procs=workload.procs, status=workload.status, window=workload.window)
+            else:
+                instance, _ = task_jobs(trace_path, procs=workload.procs, window=workload.window)
             if len(instance.jobs) == 0:
                 raise InputError(str(campaign.path), None, f"workloads[{w_index}]", workload.label, "a workload with jobs left after its filters")
             if sampler.sample == "random":
                 rng = np.random.default_rng(spec.seed if sampler.seed is None else sampler.seed)
                 drawn = random_windows(instance.jobs, sampler.length, sampler.count, rng=rng)
+                if workload.tasks is not None:
+                    drawn = _redraw_empty(instance.jobs, drawn, sampler.length, rng, f"workloads[{w_index}]", str(campaign.path))
             else:
                 drawn = periods(instance.jobs, sampler.length)
                 if sampler.count is not None:
@@ -154,6 +168,7 @@ def expand(campaign: Campaign) -> list[RunConfig]:
                             validate=spec.validate_schedules,
                             window_jobs=n_jobs,
                             window_load=load,
+                            tasks=None if workload.tasks is None else tuple(sorted(workload.tasks.model_dump(exclude_none=True).items())),
                         )
                         here = f"workloads[{w_index}] x policies[{p_index}] {dict(params)}"
                         run_id = config.run_id
@@ -162,6 +177,37 @@ def expand(campaign: Campaign) -> list[RunConfig]:
                         where[run_id] = here
                         runs.append(config)
     return runs
+
+
+def task_jobs(path: str, *, procs: int | None = None, window: tuple[float, float] | None = None):
+    """The jobs a tasks workload converts, as an Instance (parallel jobs, the trace's machine) and its report.
+
+    The filters of :func:`schedlab.workload.tasks.load_tasks` (status 1, run time > 0, processors > 0,
+    spec 004 A10), the workload's ``window`` filter, and the allocated processors kept for conversion (A8).
+    """
+    from schedlab.platform.homogeneous import Machine
+    from schedlab.schedule import Instance
+    from schedlab.workload.filters import to_jobs
+    from schedlab.workload.swf import read_swf
+
+    jobs, report = to_jobs(read_swf(path), procs=procs, status=1, window=window, keep=("allocated_procs",))
+    return Instance(jobs, Machine(report.machine_procs)), report
+
+
+def _redraw_empty(jobs, drawn: list[tuple[float, float]], length: float, rng, where: str, source: str) -> list[tuple[float, float]]:
+    """``drawn`` with every window holding no job replaced by further draws of ``rng`` (in order; spec 004 A9)."""
+    from schedlab.workload.windows import cut, random_windows
+
+    out = []
+    for window in drawn:
+        for _ in range(1000):
+            if len(cut(jobs, window)):
+                break
+            window = random_windows(jobs, length, 1, rng=rng)[0]
+        else:
+            raise InputError(source, None, where, None, f"a trace with jobs in random windows of {length:g} s (1000 empty draws)")
+        out.append(window)
+    return out
 
 
 def _intersect(window: tuple[float, float], limit: tuple[float, float] | None) -> tuple[float, float]:

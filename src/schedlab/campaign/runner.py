@@ -10,6 +10,10 @@ writes each one at once into the store (:class:`~schedlab.campaign.store.Store`)
 so workers need no shared file system and a killed campaign loses at most the
 runs in flight. A run that raises is stored as ``failed`` with its error and
 the campaign goes on.
+
+A run of a tasks workload (seed 004) converts its window's jobs to sequential
+tasks (:func:`task_instance`) and stores, besides the usual metrics, the
+columns of :data:`schedlab.campaign.store.TASK_COLUMNS` (:func:`task_metrics`).
 """
 
 from __future__ import annotations
@@ -27,7 +31,7 @@ from schedlab.campaign.spec import Campaign, metric_names
 from schedlab.campaign.store import Store
 from schedlab.errors import InputError
 
-__all__ = ["CampaignOutcome", "ProgressCallback", "execute", "pending_runs", "run_campaign"]
+__all__ = ["CampaignOutcome", "ProgressCallback", "execute", "pending_runs", "run_campaign", "task_instance", "task_metrics"]
 
 ProgressCallback = Callable[[int, int, dict], None]
 """``progress(finished, total, row)`` after each stored run (``total``: runs submitted this time)."""
@@ -63,21 +67,117 @@ def execute(config: RunConfig) -> dict:
     began = time.perf_counter()
     row = _config_row(config)
     row["schedlab_version"] = __version__
+    params, tasks = dict(config.params), None
     try:
-        instance, report = _load(config)
+        if config.tasks is None:
+            instance, report = _load(config)
+        else:
+            tasks, report = task_instance(config)
+            instance = tasks.instance
+            params = _clamp_dedicated(config, params, instance.platform.n_procs, row)
         row["load_seconds"] = time.perf_counter() - began
-        result = run(
-            instance, config.policy, dict(config.params), seed=config.seed, tau=config.tau, check=config.validate, report=report
-        )
+        result = run(instance, config.policy, params, seed=config.seed, tau=config.tau, check=config.validate, report=report)
     except Exception as error:  # noqa: BLE001 -- recorded as data, see the docstring
         row.update(state="failed", error=f"{type(error).__name__}: {error}")
     else:
         row.update(state="done", error=None, n_procs=instance.platform.n_procs)
         row.update({name: result.metrics.get(name) for name in metric_names()})
+        if tasks is not None:
+            row.update(task_metrics(tasks, result.schedule, tau=config.tau))
         row["simulate_seconds"] = result.seconds.get("simulate")
         row["validate_seconds"] = result.seconds.get("validate")
     row["wall_seconds"] = time.perf_counter() - began
     return row
+
+
+def task_instance(config: RunConfig):
+    """The sequential tasks of a tasks run: its window's jobs, shifted to start at 0, converted.
+
+    Equals :func:`schedlab.workload.tasks.load_tasks` on the same window (tested): the jobs of
+    :func:`~schedlab.campaign.expand.task_jobs` (read once per process), cut to ``config.window``,
+    shifted by the window's start, converted with the workload's ``conversion`` and ``rounding``, on
+    ``m_inst`` processors when the workload fixes it.
+
+    Returns
+    -------
+    (TaskInstance, FilterReport)
+    """
+    from schedlab.workload.tasks import TaskInstance, convert
+    from schedlab.workload.windows import cut, shift_to_zero
+
+    stat = os.stat(config.trace_path)
+    whole, report = _load_task_jobs(config.trace_path, config.procs, stat.st_mtime_ns, stat.st_size)
+    jobs = whole.jobs
+    if config.window is not None:
+        jobs = shift_to_zero(cut(jobs, config.window), origin=config.window[0])
+    options = dict(config.tasks)
+    tasks = convert(jobs, report.machine_procs, conversion=options["conversion"], rounding=options["rounding"])
+    instance, load = tasks.instance, tasks.load
+    if options.get("m_inst") is not None:  # spec A18, fixed processor count: same tasks, another machine
+        from schedlab.platform.homogeneous import Machine
+        from schedlab.schedule import Instance
+
+        m = int(options["m_inst"])
+        instance, load = Instance(instance.jobs, Machine(m)), tasks.load * instance.platform.n_procs / m
+    return TaskInstance(instance, tasks.parent, tasks.conversion, tasks.mean_procs, load, config.window), report
+
+
+def _clamp_dedicated(config: RunConfig, params: dict, m_inst: int, row: dict) -> dict:
+    """Spec 004 A7: m_d above m_inst - 1 becomes m_inst - 1 (when the workload clamps); recorded in the row."""
+    if "dedicated" not in params:
+        return params
+    wanted = int(params["dedicated"])
+    used = wanted
+    if dict(config.tasks).get("clamp_dedicated", True) and wanted > m_inst - 1:
+        if m_inst < 2:
+            raise InputError("policy", message=f"m_inst = {m_inst}: no room for a dedicated pool (spec 004 A7), run skipped")
+        used = m_inst - 1
+    row["dedicated_used"] = used
+    return {**params, "dedicated": used}
+
+
+def task_metrics(tasks, schedule, *, tau: float = 10.0) -> dict:
+    """The seed 004 measures of a tasks run (the columns of :data:`~schedlab.campaign.store.TASK_COLUMNS`).
+
+    Source: spec 004-redirections section 2 (flow F = C - r, bounded stretch S = F / max(p, B) with
+    B = ``tau``; max, total and L2 norm of each) and section 8 (per instance: Q, m_inst, load, redirections,
+    wasted work). p is the task's processing time ``min(run_time, requested_time)``, so S equals the
+    unclamped bounded slowdown for non-preemptive policies and stays F / max(p, B) for preemptive ones
+    (spec A14: redirected tasks keep their original r and p). ``wasted_work`` is the length of the aborted
+    pieces (work lost: redirections, counted by the metrics' ``n_aborted``), not of the preempted ones.
+    Cost: O(n).
+    """
+    import numpy as np
+
+    from schedlab.metrics import job_metrics
+
+    instance = tasks.instance
+    jobs = instance.jobs
+    flow = job_metrics(instance, schedule, tau=tau)["response"]
+    done = ~np.isnan(flow)
+    flow = flow[done]
+    p = np.minimum(jobs.run_time, jobs.requested_time)[done]
+    stretch = flow / np.maximum(p, tau)
+    out = {
+        "conversion": tasks.conversion,
+        "mean_procs": tasks.mean_procs,
+        "task_load": tasks.load if np.isfinite(tasks.load) else None,
+        "release_span": float(jobs.submit.max() - jobs.submit.min()) if len(jobs) else None,
+        "wasted_work": float(sum(piece.end - piece.start for piece in schedule.aborted if not getattr(piece, "kept", False))),
+    }
+    for name, values in (("flow", flow), ("stretch", stretch)):
+        empty = values.size == 0
+        out[f"{name}_max"] = None if empty else float(np.max(values))
+        out[f"{name}_sum"] = None if empty else float(np.sum(values))
+        out[f"{name}_l2"] = None if empty else float(np.sqrt(np.sum(values * values)))
+    return out
+
+
+@functools.lru_cache(maxsize=2)
+def _load_task_jobs(path: str, procs: int | None, _mtime_ns: int, _size: int):
+    from schedlab.campaign.expand import task_jobs
+
+    return task_jobs(path, procs=procs)
 
 
 def _load(config: RunConfig):

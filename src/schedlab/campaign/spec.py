@@ -21,6 +21,7 @@ Example (the whole format; see ``campaigns/easy-vs-conservative.toml``)::
     trace = "../../shared/traces/KTH-SP2-1996-2.1-cln.swf.gz"  # relative to this file
     status = 1                         # optional filters, as `schedlab simulate`
     windows = { sample = "random", count = 10, length = "7d" }
+    # tasks = { conversion = "C", rounding = "round" }   # optional: sequential tasks (seed 004)
 
     [[policies]]
     name = "easy"
@@ -43,7 +44,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from schedlab.errors import InputError
 
-__all__ = ["Campaign", "CampaignSpec", "PolicySpec", "WindowSpec", "WorkloadSpec", "load_campaign", "metric_names", "parse_duration"]
+__all__ = ["Campaign", "CampaignSpec", "PolicySpec", "TaskSpec", "WindowSpec", "WorkloadSpec", "load_campaign", "metric_names", "parse_duration"]
 
 Scalar = Union[bool, int, float, str]
 
@@ -108,8 +109,26 @@ class WindowSpec(_Model):
         return parse_duration(value)
 
 
+class TaskSpec(_Model):
+    """Turn the workload's parallel jobs into sequential tasks (seed 004; spec 004-redirections section 4).
+
+    Jobs are filtered as :func:`schedlab.workload.tasks.load_tasks` does (status 1, run time > 0,
+    processors > 0: A10); each window is shifted to start at 0 and converted by ``conversion``
+    (default C: p = (q/Q) e on m/Q processors, m/Q rounded by ``rounding``: A7). Random windows that
+    hold no job are redrawn (A9). With ``clamp_dedicated``, a policy's ``dedicated`` (m_d) larger than
+    m_inst - 1 is lowered to m_inst - 1 and recorded in ``dedicated_used`` (A7). ``m_inst`` fixes the
+    number of processors of every window instead of the converted m/Q (A18 ``m_mode = fixed:<k>``; e.g.
+    Table I's count); task lengths are unchanged, so the load changes.
+    """
+
+    conversion: Literal["A", "B", "C"] = "C"
+    rounding: Literal["round", "floor", "ceil"] = "round"
+    clamp_dedicated: bool = True
+    m_inst: Annotated[int, Field(ge=1)] | None = None
+
+
 class WorkloadSpec(_Model):
-    """A trace file, its filters (as ``schedlab simulate``) and optionally its windows."""
+    """A trace file, its filters (as ``schedlab simulate``) and optionally its windows and task conversion."""
 
     trace: str
     name: str | None = None
@@ -117,6 +136,7 @@ class WorkloadSpec(_Model):
     status: int | None = None
     window: tuple[float, float] | None = None
     windows: WindowSpec | None = None
+    tasks: TaskSpec | None = None
 
     @field_validator("window")
     @classmethod
@@ -256,6 +276,8 @@ def _check(campaign: Campaign) -> None:
         seen[label] = i
         if not campaign.resolve(workload.trace).is_file():
             raise InputError(source, None, f"workloads[{i}].trace", repr(workload.trace), "an existing trace file (relative to the spec file)")
+        if workload.tasks is not None and workload.status not in (None, 1):
+            raise InputError(source, None, f"workloads[{i}].status", repr(workload.status), "1 or nothing for a tasks workload (spec 004 A10)")
         if workload.windows is not None and workload.windows.sample == "random" and workload.windows.count is None:
             raise InputError(source, None, f"workloads[{i}].windows.count", None, "an integer >= 1 for sample = 'random'")
     # Parameter values are checked by the policy's own reset on an empty instance of 4096 processors,

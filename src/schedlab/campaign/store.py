@@ -12,7 +12,8 @@ Columns: the run's configuration (:data:`CONFIG_COLUMNS`, plus ``param_<key>``
 for each policy parameter, as text), ``state`` (``done`` or ``failed``) and
 ``error``, every metric of :func:`schedlab.metrics.aggregate`, the timing
 columns (:data:`TIMING_COLUMNS`, wall-clock seconds: kept out of equality
-comparisons) and ``schedlab_version``.
+comparisons) and ``schedlab_version``. Runs of tasks workloads (seed 004) also
+have the :data:`TASK_COLUMNS`, after the metrics.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ import pyarrow.parquet as pq
 from schedlab.campaign.spec import metric_names
 from schedlab.errors import InputError
 
-__all__ = ["CONFIG_COLUMNS", "TIMING_COLUMNS", "Store", "campaign_results", "query", "row_schema"]
+__all__ = ["CONFIG_COLUMNS", "TASK_COLUMNS", "TIMING_COLUMNS", "Store", "campaign_results", "query", "row_schema"]
 
 CONFIG_COLUMNS: tuple[tuple[str, pa.DataType], ...] = (
     ("run_id", pa.string()),
@@ -57,11 +58,35 @@ TIMING_COLUMNS = ("wall_seconds", "load_seconds", "simulate_seconds", "validate_
 """Wall-clock seconds of each run: stored, but never part of a comparison."""
 
 
-def row_schema(param_keys=()) -> pa.Schema:
-    """The Arrow schema of one row: configuration, ``param_<key>`` columns, metrics, timings, version."""
+TASK_COLUMNS: tuple[tuple[str, pa.DataType], ...] = (
+    ("conversion", pa.string()),
+    ("mean_procs", pa.float64()),
+    ("task_load", pa.float64()),
+    ("release_span", pa.float64()),
+    ("dedicated_used", pa.int64()),
+    ("wasted_work", pa.float64()),
+    ("flow_max", pa.float64()),
+    ("flow_sum", pa.float64()),
+    ("flow_l2", pa.float64()),
+    ("stretch_max", pa.float64()),
+    ("stretch_sum", pa.float64()),
+    ("stretch_l2", pa.float64()),
+)
+"""Columns of tasks runs (see :func:`schedlab.campaign.runner.task_metrics`): conversion C's Q
+(``mean_procs``), the load of the tasks, their release span (s), m_d as run (after clamping to
+m_inst - 1; null for policies without one), lost work of redirected tasks (s), and flow and bounded
+stretch (B = tau) as max, total and L2 norm. m_inst is ``n_procs``, the number of redirections
+``n_aborted`` (preemptions: ``n_preempted``)."""
+
+
+def row_schema(param_keys=(), *, tasks: bool = False) -> pa.Schema:
+    """The Arrow schema of one row: configuration, ``param_<key>`` columns, metrics, task columns
+    (with ``tasks``), timings, version."""
     fields = [pa.field(name, kind) for name, kind in CONFIG_COLUMNS]
     fields += [pa.field(f"param_{key}", pa.string()) for key in sorted(param_keys)]
     fields += [pa.field(name, pa.int64() if name.startswith("n_") else pa.float64()) for name in metric_names()]
+    if tasks:
+        fields += [pa.field(name, kind) for name, kind in TASK_COLUMNS]
     fields += [pa.field(name, pa.float64()) for name in TIMING_COLUMNS]
     fields.append(pa.field("schedlab_version", pa.string()))
     return pa.schema(fields)
@@ -98,7 +123,7 @@ class Store:
     def write(self, row: dict) -> Path:
         """Write one run's row atomically (temporary file + ``os.replace``) and return its path."""
         params = [key.removeprefix("param_") for key in row if key.startswith("param_")]
-        schema = row_schema(params)
+        schema = row_schema(params, tasks=any(name in row for name, _ in TASK_COLUMNS))
         table = pa.Table.from_pylist([{name: row.get(name) for name in schema.names}], schema=schema)
         self.runs_dir.mkdir(parents=True, exist_ok=True)
         target = self.runs_dir / f"{row['run_id']}.parquet"
