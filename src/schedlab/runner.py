@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import os
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
@@ -71,6 +71,8 @@ def load_instance(
         jobs, nb_res = read_batsim(path)
         return Instance(jobs, tree if tree is not None else Machine(procs if procs is not None else nb_res)), None
     jobs, report = to_jobs(read_swf(path), procs=procs, status=status, window=window)
+    if tree is not None:
+        report = replace(report, machine_how=f"--platform {tree.name}")
     return Instance(jobs, tree if tree is not None else Machine(report.machine_procs)), report
 
 

@@ -182,3 +182,19 @@ def test_bool_parameters_parse_from_strings():
     assert make_policy("gspt-rd", {"count_if_idle": "false"}).count_if_idle is False
     with pytest.raises(InputError, match="count_if_idle"):
         make_policy("gspt-rd", {"count_if_idle": "maybe"})
+
+
+@given(st.lists(st.tuples(st.integers(0, 10), st.integers(1, 8)), min_size=1, max_size=6))
+def test_fcfs_minimises_max_flow_on_one_processor(jobs):
+    """Spec section 8: on one processor FCFS has the smallest maximum flow of all non-preemptive schedules
+    (each order, every task started as early as possible)."""
+    release, p = map(list, zip(*jobs))
+    instance = tasks(release, p, 1)
+    best = float("inf")
+    for order in itertools.permutations(range(len(p))):
+        t, worst = 0.0, 0.0
+        for j in order:
+            t = max(t, release[j]) + p[j]
+            worst = max(worst, t - release[j])
+        best = min(best, worst)
+    assert flows(instance, run(instance, "fcfs")).max() == best
