@@ -63,6 +63,8 @@ class RunConfig:
     window_jobs: int | None = field(default=None, compare=False)
     window_load: float | None = field(default=None, compare=False)
     tasks: tuple[tuple[str, object], ...] | None = None
+    platform: str | None = None
+    penalty: str | None = None
 
     def key(self) -> dict:
         """The canonical configuration the id hashes (JSON-able, no derived or local data)."""
@@ -82,6 +84,9 @@ class RunConfig:
         }
         if self.tasks is not None:
             key["tasks"] = dict(self.tasks)
+        if self.platform is not None:  # only then, so that ids of homogeneous runs never change
+            key["platform"] = self.platform
+            key["penalty"] = self.penalty
         return key
 
     @property
@@ -169,6 +174,7 @@ def expand(campaign: Campaign) -> list[RunConfig]:
                             window_jobs=n_jobs,
                             window_load=load,
                             tasks=None if workload.tasks is None else tuple(sorted(workload.tasks.model_dump(exclude_none=True).items())),
+                            platform=workload.platform, penalty=workload.penalty,
                         )
                         here = f"workloads[{w_index}] x policies[{p_index}] {dict(params)}"
                         run_id = config.run_id

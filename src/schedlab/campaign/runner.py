@@ -28,7 +28,7 @@ from typing import Callable
 
 from schedlab.campaign.expand import RunConfig, expand
 from schedlab.campaign.spec import Campaign, metric_names
-from schedlab.campaign.store import Store
+from schedlab.campaign.store import TOPOLOGY_COLUMNS, Store
 from schedlab.errors import InputError
 
 __all__ = ["CampaignOutcome", "ProgressCallback", "execute", "pending_runs", "run_campaign", "task_instance", "task_metrics"]
@@ -67,6 +67,8 @@ def execute(config: RunConfig) -> dict:
     began = time.perf_counter()
     row = _config_row(config)
     row["schedlab_version"] = __version__
+    if config.platform is not None:
+        row.update(platform=config.platform, penalty=config.penalty)
     params, tasks = dict(config.params), None
     try:
         if config.tasks is None:
@@ -76,7 +78,8 @@ def execute(config: RunConfig) -> dict:
             instance = tasks.instance
             params = _clamp_dedicated(config, params, instance.platform.n_procs, row)
         row["load_seconds"] = time.perf_counter() - began
-        result = run(instance, config.policy, params, seed=config.seed, tau=config.tau, check=config.validate, report=report)
+        result = run(instance, config.policy, params, seed=config.seed, tau=config.tau, check=config.validate,
+                     report=report, penalty=config.penalty)
     except Exception as error:  # noqa: BLE001 -- recorded as data, see the docstring
         row.update(state="failed", error=f"{type(error).__name__}: {error}")
     else:
@@ -84,6 +87,8 @@ def execute(config: RunConfig) -> dict:
         row.update({name: result.metrics.get(name) for name in metric_names()})
         if tasks is not None:
             row.update(task_metrics(tasks, result.schedule, tau=config.tau))
+        if config.platform is not None:
+            row.update({name: result.metrics.get(name) for name, _ in TOPOLOGY_COLUMNS if name not in ("platform", "penalty")})
         row["simulate_seconds"] = result.seconds.get("simulate")
         row["validate_seconds"] = result.seconds.get("validate")
     row["wall_seconds"] = time.perf_counter() - began
@@ -183,7 +188,7 @@ def _load_task_jobs(path: str, procs: int | None, _mtime_ns: int, _size: int):
 def _load(config: RunConfig):
     """The run's instance: the whole filtered trace (read once per process), cut to the run's window.
 
-    Equals ``load_instance(trace, procs=, status=, window=config.window)`` job
+    Equals ``load_instance(trace, procs=, status=, window=config.window, platform=)`` job
     for job (the window filter is the last one and keeps trace order), without
     parsing the trace again for every window; tested against it.
     """
@@ -191,17 +196,17 @@ def _load(config: RunConfig):
     from schedlab.workload.windows import cut
 
     stat = os.stat(config.trace_path)
-    instance, report = _load_whole(config.trace_path, config.procs, config.status, stat.st_mtime_ns, stat.st_size)
+    instance, report = _load_whole(config.trace_path, config.procs, config.status, config.platform, stat.st_mtime_ns, stat.st_size)
     if config.window is None:
         return instance, report
     return Instance(cut(instance.jobs, config.window), instance.platform), report
 
 
 @functools.lru_cache(maxsize=2)
-def _load_whole(path: str, procs: int | None, status: int | None, _mtime_ns: int, _size: int):
+def _load_whole(path: str, procs: int | None, status: int | None, platform: str | None, _mtime_ns: int, _size: int):
     from schedlab.runner import load_instance
 
-    return load_instance(path, procs=procs, status=status)
+    return load_instance(path, procs=procs, status=status, platform=platform)
 
 
 def _config_row(config: RunConfig) -> dict:

@@ -137,6 +137,8 @@ class WorkloadSpec(_Model):
     window: tuple[float, float] | None = None
     windows: WindowSpec | None = None
     tasks: TaskSpec | None = None
+    platform: str | None = None  # fat tree, as ``simulate --platform`` (e.g. "fat-tree:1,2,8,240")
+    penalty: str | None = None  # run-time penalty on that platform, as ``simulate --penalty`` (e.g. "quadratic:2")
 
     @field_validator("window")
     @classmethod
@@ -276,6 +278,7 @@ def _check(campaign: Campaign) -> None:
         seen[label] = i
         if not campaign.resolve(workload.trace).is_file():
             raise InputError(source, None, f"workloads[{i}].trace", repr(workload.trace), "an existing trace file (relative to the spec file)")
+        _check_topology(source, i, workload)
         if workload.tasks is not None and workload.status not in (None, 1):
             raise InputError(source, None, f"workloads[{i}].status", repr(workload.status), "1 or nothing for a tasks workload (spec 004 A10)")
         if workload.windows is not None and workload.windows.sample == "random" and workload.windows.count is None:
@@ -369,3 +372,26 @@ def _inner_model(annotation):
             if isinstance(inner, type) and issubclass(inner, BaseModel):
                 return inner
     return annotation
+
+
+def _check_topology(source: str, i: int, workload: WorkloadSpec) -> None:
+    """``platform`` and ``penalty`` parse as ``simulate``'s options; a penalty needs a platform; no tasks with them."""
+    from schedlab.engine.runtime import parse_penalty
+    from schedlab.platform.tree import parse_platform
+
+    if workload.platform is None:
+        if workload.penalty not in (None, "none"):
+            raise InputError(source, None, f"workloads[{i}].penalty", repr(workload.penalty), "a platform (set platform = ...)")
+        return
+    if workload.tasks is not None:
+        raise InputError(source, None, f"workloads[{i}].platform", repr(workload.platform), "no platform for a tasks workload")
+    try:
+        tree = parse_platform(workload.platform)
+    except InputError as error:
+        raise InputError(source, None, f"workloads[{i}].platform", repr(workload.platform), str(error).split(": ", 1)[-1]) from None
+    if workload.procs is not None and workload.procs != tree.n_procs:
+        raise InputError(source, None, f"workloads[{i}].procs", workload.procs, f"{tree.n_procs}, the platform's size")
+    try:
+        parse_penalty(workload.penalty, tree)
+    except InputError as error:
+        raise InputError(source, None, f"workloads[{i}].penalty", repr(workload.penalty), str(error).split(": ", 1)[-1]) from None

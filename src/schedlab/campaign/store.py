@@ -27,7 +27,7 @@ import pyarrow.parquet as pq
 from schedlab.campaign.spec import metric_names
 from schedlab.errors import InputError
 
-__all__ = ["CONFIG_COLUMNS", "TASK_COLUMNS", "TIMING_COLUMNS", "Store", "campaign_results", "query", "row_schema"]
+__all__ = ["CONFIG_COLUMNS", "TASK_COLUMNS", "TIMING_COLUMNS", "TOPOLOGY_COLUMNS", "Store", "campaign_results", "query", "row_schema"]
 
 CONFIG_COLUMNS: tuple[tuple[str, pa.DataType], ...] = (
     ("run_id", pa.string()),
@@ -79,14 +79,35 @@ stretch (B = tau) as max, total and L2 norm. m_inst is ``n_procs``, the number o
 ``n_aborted`` (preemptions: ``n_preempted``)."""
 
 
-def row_schema(param_keys=(), *, tasks: bool = False) -> pa.Schema:
+TOPOLOGY_COLUMNS: tuple[tuple[str, pa.DataType], ...] = (
+    ("platform", pa.string()),
+    ("penalty", pa.string()),
+    ("n_contiguous", pa.int64()),
+    ("n_local", pa.int64()),
+    ("n_min_level", pa.int64()),
+    ("n_success", pa.int64()),
+    ("contiguity_factor", pa.float64()),
+    ("locality_factor", pa.float64()),
+    ("locality_ratio", pa.float64()),
+    ("platform_level_factor", pa.float64()),
+    ("success_rate", pa.float64()),
+    ("sum_flow", pa.float64()),
+    ("sum_stretch", pa.float64()),
+)
+"""Columns of runs on a fat tree (a workload with ``platform``): the platform and penalty as written, and
+:func:`schedlab.metrics.topology_metrics` (seed 000 ch.4-5)."""
+
+
+def row_schema(param_keys=(), *, tasks: bool = False, topology: bool = False) -> pa.Schema:
     """The Arrow schema of one row: configuration, ``param_<key>`` columns, metrics, task columns
-    (with ``tasks``), timings, version."""
+    (with ``tasks``), topology columns (with ``topology``), timings, version."""
     fields = [pa.field(name, kind) for name, kind in CONFIG_COLUMNS]
     fields += [pa.field(f"param_{key}", pa.string()) for key in sorted(param_keys)]
     fields += [pa.field(name, pa.int64() if name.startswith("n_") else pa.float64()) for name in metric_names()]
     if tasks:
         fields += [pa.field(name, kind) for name, kind in TASK_COLUMNS]
+    if topology:
+        fields += [pa.field(name, kind) for name, kind in TOPOLOGY_COLUMNS]
     fields += [pa.field(name, pa.float64()) for name in TIMING_COLUMNS]
     fields.append(pa.field("schedlab_version", pa.string()))
     return pa.schema(fields)
@@ -123,7 +144,7 @@ class Store:
     def write(self, row: dict) -> Path:
         """Write one run's row atomically (temporary file + ``os.replace``) and return its path."""
         params = [key.removeprefix("param_") for key in row if key.startswith("param_")]
-        schema = row_schema(params, tasks=any(name in row for name, _ in TASK_COLUMNS))
+        schema = row_schema(params, tasks=any(name in row for name, _ in TASK_COLUMNS), topology="platform" in row)
         table = pa.Table.from_pylist([{name: row.get(name) for name in schema.names}], schema=schema)
         self.runs_dir.mkdir(parents=True, exist_ok=True)
         target = self.runs_dir / f"{row['run_id']}.parquet"
