@@ -19,6 +19,12 @@ and the wall time, whatever ``--jobs``.
 runs seed 004's experiment through the campaign runner
 (:mod:`schedlab.campaign.redirections`): campaigns, store, Table I, metrics,
 figures, the six claims checked, ``summary.md`` and ``summary.html``.
+
+``schedlab reproduce locality-ch5 --out report/locality-ch5 [--quick] [--forced/--no-forced]``
+runs seed 000's chapter 5 experiment through the campaign runner
+(:mod:`schedlab.campaign.locality`): fat-tree campaigns, store, metrics
+normalised to basic, one figure per metric, the claim checked, ``summary.md``
+and ``summary.html``.
 """
 
 from __future__ import annotations
@@ -240,3 +246,43 @@ def redirections(
         verdicts = ", ".join(f"{k}: {v}" for k, v in summary["claims"].items())
         typer.echo(f"{summary['runs']} runs ({summary['failed']} not done) in {summary['wall_seconds']:.1f} s; "
                    f"claims {verdicts}; wrote {out_dir}")
+
+
+@reproduce_app.command("locality-ch5")
+def locality_ch5(
+    out_dir: Annotated[Path, typer.Option("--out", "-o", help="Directory for campaigns, store, tables, figures and claims.")],
+    quick: Annotated[bool, typer.Option(help="2 instances of KTH-SP2 and HPC2N, best-effort allocators only (seconds).")] = False,
+    jobs: Annotated[int, typer.Option(help="Worker processes (results do not depend on it).")] = 1,
+    seed: Annotated[int, typer.Option(help="Master seed: instance draws.")] = 0,
+    traces: Annotated[Path, typer.Option("--traces", help="Folder holding the PWA traces.")] = Path("../shared/traces"),
+    instances: Annotated[Optional[int], typer.Option(help="Instances per platform (default 30, or 2 with --quick).")] = None,
+    trace: Annotated[Optional[list[str]], typer.Option("--trace", help="Platforms to run (repeatable; default: all 5, or 2 with --quick).")] = None,
+    forced: Annotated[Optional[bool], typer.Option("--forced/--no-forced", help="Also cont, loc, plat on small platforms (default: not with --quick).")] = None,
+    force: Annotated[bool, typer.Option(help="Write into a non-empty --out (its stored runs are reused).")] = False,
+    quiet: Annotated[bool, typer.Option(help="No progress on stderr.")] = False,
+) -> None:
+    """Seed 000 ch. 5 experiment: 7-day periods of the Table 5.2 traces on fat trees, quadratic penalty F = 2,
+    conservative backfilling with topology-aware allocators, normalised to basic (spec 000-ch4-5 section 5.2)."""
+    from schedlab.cli import _one_line_errors  # the app's handler, which knows --debug
+
+    with _one_line_errors():
+        from schedlab.campaign.locality import plan, reproduce
+        from schedlab.errors import InputError
+
+        if out_dir.exists() and (not out_dir.is_dir() or any(out_dir.iterdir())) and not force:
+            raise InputError(str(out_dir), message="output directory is not empty (use --force to overwrite)")
+        if jobs < 1:
+            raise InputError("--jobs", field="--jobs", value=jobs, expected="an integer >= 1")
+        if instances is not None and instances < 1:
+            raise InputError("--instances", field="--instances", value=instances, expected="an integer >= 1")
+        chosen = plan(traces, quick=quick, seed=seed, instances=instances, traces=trace, forced=forced)
+        show = not quiet and sys.stderr.isatty()
+
+        def progress(done: int, total: int, row: dict) -> None:
+            if show:
+                print(f"\r{done}/{total} runs", end="" if done < total else "\n", file=sys.stderr, flush=True)
+
+        summary = reproduce(out_dir, chosen, jobs=jobs, progress=progress)
+    if not quiet:
+        typer.echo(f"{summary['runs']} runs ({summary['failed']} not done) in {summary['wall_seconds']:.1f} s; "
+                   f"claim: {summary['claim']}; wrote {out_dir}")
