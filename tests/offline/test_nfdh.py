@@ -57,3 +57,21 @@ def test_refuses_what_the_theorem_excludes(kw, field):
     args = {"submit": [0, 0], "run_time": [1, 1], "procs": [1, 1], **kw}
     with pytest.raises(InputError, match=field):
         nfdh_local(Instance(JobTable.from_arrays(**args), FatTree.clusters(8, 4)))
+
+
+@given(st.lists(st.tuples(st.integers(1, 20), st.integers(1, 4)), min_size=1, max_size=15), st.integers(1, 3),
+       st.sampled_from(["basic", "becont", "cont", "beloc", "loc"]))
+def test_backfilling_makespans_against_the_area_bound_and_nfdh(jobs, k, allocator):
+    """Spec section 8: every schedule's makespan >= max(A/m, p_max) (ch.4's lower bound), hence NFDH's makespan
+    is at most 3 times conservative backfilling's, whatever the allocator (two independent implementations)."""
+    from schedlab.engine import simulate
+    from schedlab.policies import make_policy
+
+    p, size = map(list, zip(*jobs))
+    inst = instance(p, size, k, 4)
+    schedule = simulate(inst, make_policy("conservative", {"allocator": allocator}))
+    validate(inst, schedule)
+    makespan = float(np.max(schedule.end))
+    area = sum(a * b for a, b in jobs)
+    assert makespan >= max(area / (4 * k), max(p)) - 1e-9
+    assert float(np.max(nfdh_local(inst).end)) <= 3 * makespan + 1e-9
