@@ -26,7 +26,6 @@ import json
 import math
 from dataclasses import dataclass, field
 from pathlib import Path
-from time import perf_counter
 from typing import Callable
 
 import numpy as np
@@ -737,36 +736,11 @@ def reproduce(out, plan_: Plan, *, jobs: int = 1, progress: Callable[[int, int, 
 
     Returns a summary: runs, failed, wall seconds, the files written, and the claims.
     """
-    from concurrent.futures import ProcessPoolExecutor
+    from schedlab.campaign.runner import run_spec_files
 
-    from schedlab.campaign.expand import expand
-    from schedlab.campaign.runner import run_campaign
-    from schedlab.campaign.spec import load_campaign
-    from schedlab.campaign.store import campaign_results
-
-    began = perf_counter()
     out = Path(out)
     main_files, tuning_files = write_campaigns(out, plan_)
-    campaigns = [load_campaign(path) for path in main_files + tuning_files]
-    expanded = [expand(c) for c in campaigns]
-    total = len({config.run_id for runs in expanded for config in runs})
-    finished = 0
-
-    def step(_done: int, _total: int, row: dict) -> None:
-        nonlocal finished
-        finished += 1
-        if progress is not None:
-            progress(finished, total, row)
-
-    pool = ProcessPoolExecutor(max_workers=jobs) if jobs > 1 else None
-    try:
-        for campaign in campaigns:
-            run_campaign(campaign, jobs=1, executor=pool, retry_failed=True, progress=step)
-    finally:
-        if pool is not None:
-            pool.shutdown(wait=True, cancel_futures=True)
-    wall = perf_counter() - began
-    tables = [campaign_results(c, runs).to_pandas() for c, runs in zip(campaigns, expanded)]
+    tables, wall = run_spec_files(main_files + tuning_files, jobs=jobs, progress=progress)
     results = pd.concat(tables[: len(main_files)], ignore_index=True)
     tuning = pd.concat(tables[len(main_files):], ignore_index=True) if tuning_files else None
     files = write_report(out, results, tuning, plan_, whole=_whole_trace(plan_), wall=wall)

@@ -31,7 +31,7 @@ from schedlab.campaign.spec import Campaign, metric_names
 from schedlab.campaign.store import TOPOLOGY_COLUMNS, Store
 from schedlab.errors import InputError
 
-__all__ = ["CampaignOutcome", "ProgressCallback", "execute", "pending_runs", "run_campaign", "task_instance", "task_metrics"]
+__all__ = ["CampaignOutcome", "ProgressCallback", "execute", "pending_runs", "run_campaign", "run_spec_files", "task_instance", "task_metrics"]
 
 ProgressCallback = Callable[[int, int, dict], None]
 """``progress(finished, total, row)`` after each stored run (``total``: runs submitted this time)."""
@@ -313,6 +313,38 @@ def run_campaign(
         finally:
             pool.shutdown(wait=True, cancel_futures=True)
     return outcome
+
+
+def run_spec_files(paths, *, jobs: int = 1, progress: ProgressCallback | None = None) -> tuple[list, float]:
+    """Run several campaign spec files through one process pool (the reproductions' driver).
+
+    Returns each campaign's results table (pandas, its expanded runs only, in ``paths`` order) and the wall
+    seconds; ``progress(finished, total, row)`` counts the distinct runs of all campaigns.
+    """
+    from schedlab.campaign.spec import load_campaign
+    from schedlab.campaign.store import campaign_results
+
+    began = time.perf_counter()
+    campaigns = [load_campaign(path) for path in paths]
+    expanded = [expand(c) for c in campaigns]
+    total = len({config.run_id for runs in expanded for config in runs})
+    finished = 0
+
+    def step(_done: int, _total: int, row: dict) -> None:
+        nonlocal finished
+        finished += 1
+        if progress is not None:
+            progress(finished, total, row)
+
+    pool = ProcessPoolExecutor(max_workers=jobs) if jobs > 1 else None
+    try:
+        for campaign in campaigns:
+            run_campaign(campaign, jobs=1, executor=pool, retry_failed=True, progress=step)
+    finally:
+        if pool is not None:
+            pool.shutdown(wait=True, cancel_futures=True)
+    wall = time.perf_counter() - began
+    return [campaign_results(c, runs).to_pandas() for c, runs in zip(campaigns, expanded)], wall
 
 
 def _dask_client(address: str):
