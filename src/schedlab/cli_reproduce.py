@@ -204,6 +204,28 @@ def hybrid(
         typer.echo(f"{len(configs)} instances, {len(runs)} runs in {wall:.1f} s; wrote {out_dir}")
 
 
+def _check_campaign_options(out_dir: Path, force: bool, jobs: int, count: tuple[str, int | None]) -> None:
+    """The checks every campaign-based reproduction makes before it starts: ``--out``, ``--jobs`` and its count."""
+    from schedlab.errors import InputError
+
+    if out_dir.exists() and (not out_dir.is_dir() or any(out_dir.iterdir())) and not force:
+        raise InputError(str(out_dir), message="output directory is not empty (use --force to overwrite)")
+    for option, value in (("--jobs", jobs), count):
+        if value is not None and value < 1:
+            raise InputError(option, field=option, value=value, expected="an integer >= 1")
+
+
+def _run_counter(quiet: bool):
+    """A ``progress(done, total, row)`` that prints ``done/total runs`` on a terminal's stderr."""
+    show = not quiet and sys.stderr.isatty()
+
+    def progress(done: int, total: int, row: dict) -> None:
+        if show:
+            print(f"\r{done}/{total} runs", end="" if done < total else "\n", file=sys.stderr, flush=True)
+
+    return progress
+
+
 @reproduce_app.command("redirections")
 def redirections(
     out_dir: Annotated[Path, typer.Option("--out", "-o", help="Directory for campaigns, store, tables, figures and claims.")],
@@ -225,23 +247,11 @@ def redirections(
 
     with _one_line_errors():
         from schedlab.campaign.redirections import plan, reproduce
-        from schedlab.errors import InputError
 
-        if out_dir.exists() and (not out_dir.is_dir() or any(out_dir.iterdir())) and not force:
-            raise InputError(str(out_dir), message="output directory is not empty (use --force to overwrite)")
-        if jobs < 1:
-            raise InputError("--jobs", field="--jobs", value=jobs, expected="an integer >= 1")
-        if windows is not None and windows < 1:
-            raise InputError("--windows", field="--windows", value=windows, expected="an integer >= 1")
+        _check_campaign_options(out_dir, force, jobs, ("--windows", windows))
         chosen = plan(traces, quick=quick, tuning=tuning, seed=seed, windows=windows, traces=trace, m_mode=m_mode,
                       count_if_idle=count_if_idle)
-        show = not quiet and sys.stderr.isatty()
-
-        def progress(done: int, total: int, row: dict) -> None:
-            if show:
-                print(f"\r{done}/{total} runs", end="" if done < total else "\n", file=sys.stderr, flush=True)
-
-        summary = reproduce(out_dir, chosen, jobs=jobs, progress=progress)
+        summary = reproduce(out_dir, chosen, jobs=jobs, progress=_run_counter(quiet))
     if not quiet:
         verdicts = ", ".join(f"{k}: {v}" for k, v in summary["claims"].items())
         typer.echo(f"{summary['runs']} runs ({summary['failed']} not done) in {summary['wall_seconds']:.1f} s; "
@@ -267,22 +277,10 @@ def locality_ch5(
 
     with _one_line_errors():
         from schedlab.campaign.locality import plan, reproduce
-        from schedlab.errors import InputError
 
-        if out_dir.exists() and (not out_dir.is_dir() or any(out_dir.iterdir())) and not force:
-            raise InputError(str(out_dir), message="output directory is not empty (use --force to overwrite)")
-        if jobs < 1:
-            raise InputError("--jobs", field="--jobs", value=jobs, expected="an integer >= 1")
-        if instances is not None and instances < 1:
-            raise InputError("--instances", field="--instances", value=instances, expected="an integer >= 1")
+        _check_campaign_options(out_dir, force, jobs, ("--instances", instances))
         chosen = plan(traces, quick=quick, seed=seed, instances=instances, traces=trace, forced=forced)
-        show = not quiet and sys.stderr.isatty()
-
-        def progress(done: int, total: int, row: dict) -> None:
-            if show:
-                print(f"\r{done}/{total} runs", end="" if done < total else "\n", file=sys.stderr, flush=True)
-
-        summary = reproduce(out_dir, chosen, jobs=jobs, progress=progress)
+        summary = reproduce(out_dir, chosen, jobs=jobs, progress=_run_counter(quiet))
     if not quiet:
         typer.echo(f"{summary['runs']} runs ({summary['failed']} not done) in {summary['wall_seconds']:.1f} s; "
                    f"claim: {summary['claim']}; wrote {out_dir}")
