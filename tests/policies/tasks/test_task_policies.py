@@ -198,3 +198,39 @@ def test_fcfs_minimises_max_flow_on_one_processor(jobs):
             worst = max(worst, t - release[j])
         best = min(best, worst)
     assert flows(instance, run(instance, "fcfs")).max() == best
+
+
+def _full_scan(policy):
+    """``policy`` choosing its processor by the plain scan of every processor of the pool (spec 3.3), the
+    reference for the pruned search of :meth:`Dispatch._choose`."""
+
+    def choose(p, pool, now, *, threshold):
+        best, choice = float("inf"), -1
+        redirection = policy.redirection
+        for i in policy.pools[pool]:
+            k = policy.running[i]
+            remaining = policy.end[i] - now if k >= 0 else 0.0
+            redirects = threshold and k >= 0 and p < remaining and policy.counter[k] == redirection.tau - 1
+            d = delta_flow(p, remaining, policy.lengths[i], redirects=redirects)
+            if d < best:
+                best, choice = d, i
+        return choice
+
+    policy._choose = choose
+    return policy
+
+
+@pytest.mark.parametrize("batch", [False, True])
+@pytest.mark.parametrize(("name", "params"), [("spt", {}), ("spt-rd", {"tau": 1}), ("spt-rd", {"tau": 2}),
+                                              ("spt-rd", {"tau": 3}), ("spt-rr", {"b": 0.3, "c": 0.5})])
+@given(case=task_instances(max_tasks=14, max_m=6), dedicated=st.integers(1, 2))
+def test_pruned_dispatch_chooses_as_the_full_scan(name, params, batch, case, dedicated):
+    release, p, m = case
+    if name != "spt":
+        params = {**params, "dedicated": min(dedicated, m - 1)}
+    params = {**params, "batch": batch}
+    instance = tasks(release, p, m)
+    fast = simulate(instance, make_policy(name, params), rng=np.random.default_rng(5))
+    slow = simulate(instance, _full_scan(make_policy(name, params)), rng=np.random.default_rng(5))
+    assert fast.start.tolist() == slow.start.tolist() and fast.alloc == slow.alloc
+    assert [(a.job, a.start, a.alloc) for a in fast.aborted] == [(a.job, a.start, a.alloc) for a in slow.aborted]

@@ -12,16 +12,22 @@ processor whose flow increase ``delta_flow`` is smallest; each processor runs
 its queue shortest task first. The dedicated pool dispatches redirected tasks
 the same way with the general formula and never redirects again.
 
-Cost: per arrival O(m' log q) for the m' processors of the pool and queues of
-length q (sorted queues, bisection, one C-level sum), except that without
-threshold redirection an idle processor is found in O(log m) from a heap: the
-general increase is at least p, and exactly p only on an idle processor.
+Cost: per arrival O(log m) when the pool has a free processor and no running
+task is one overtaking away from redirection; otherwise the pool's non-free
+processors are visited in order of their running task's end, and the visit
+stops as soon as ``remaining + p`` (a lower bound of the general increase)
+exceeds the best increase found, so processors whose task ends far away are
+never examined. Processors whose running task would be redirected by the
+arrival (SPT-RD, increase possibly negative) are kept in a set and always
+examined. Each examined processor costs O(log q) (sorted queue, bisection,
+one C-level sum). The choice equals the full scan's, ties included (tested
+against it).
 """
 
 from __future__ import annotations
 
 import heapq
-from bisect import bisect_right, insort
+from bisect import bisect_left, bisect_right, insort
 
 from schedlab.engine.simulator import Context
 from schedlab.policies.tasks.pools import RandomRedirector, Redirection, TaskPolicy, single
@@ -59,7 +65,10 @@ class Dispatch(TaskPolicy):
         self.p = jobs.run_time.tolist()
         self.key = list(zip(self.p, jobs.submit.tolist(), jobs.id.tolist(), range(len(jobs))))
         self.pools = (range(0, m - r.dedicated), range(m - r.dedicated, m))
-        self.idle = [list(self.pools[0]), list(self.pools[1])]  # heaps of idle processors, stale entries skipped lazily
+        self.free = [list(self.pools[0]), list(self.pools[1])]  # heaps: idle with an empty queue (stale entries skipped lazily)
+        self.busy: list[list[tuple[float, int]]] = [[], []]  # sorted (end of the running task, or -inf if idle, processor)
+        self.key_of: list[float | None] = [None] * m  # each processor's entry in busy, None while free
+        self.armed: list[set[int]] = [set(), set()]  # processors whose running task the next shorter arrival redirects
         self.running = [-1] * m  # row running on each processor
         self.end = [0.0] * m
         self.lengths: list[list[float]] = [[] for _ in range(m)]  # sorted queued lengths
@@ -82,7 +91,7 @@ class Dispatch(TaskPolicy):
                 continue
             processor = self._dispatch(row, 0, now, threshold=threshold)
             k = self.running[processor]
-            if k != row and threshold and self.p[row] < self.end[processor] - now:
+            if threshold and k >= 0 and k != row and self.p[row] < self.end[processor] - now:
                 self.counter[k] += 1
                 if self.counter[k] == self.redirection.tau:
                     self.ctx.abort(k)  # the work done so far is lost
@@ -91,49 +100,83 @@ class Dispatch(TaskPolicy):
                     self._dispatch(k, 1, now, threshold=False)
                     if not self.batch:
                         self._start_next(processor, now)
+                self._place(processor)
         if self.batch:
             for processor, row in enumerate(self.running):
                 if row < 0 and self.waiting[processor]:
                     self._start_next(processor, now)
 
     def _dispatch(self, row: int, pool: int, now: float, *, threshold: bool) -> int:
-        """Send ``row`` to the processor of ``pool`` with the smallest flow increase (lowest index on ties);
-        start it if that processor is idle. Return the processor."""
-        p = self.p[row]
-        idle, running = self.idle[pool], self.running
-        while idle and running[idle[0]] >= 0:
-            heapq.heappop(idle)  # started since it became idle
-        if idle and not threshold and not self.batch:
-            processor = idle[0]  # the general increase is p exactly there, and more anywhere busy
-        else:
-            best = INF
-            end, lengths, counter, tau = self.end, self.lengths, self.counter, self.redirection.tau
-            for i in self.pools[pool]:
-                k = running[i]
-                remaining = end[i] - now if k >= 0 else 0.0
-                redirects = threshold and k >= 0 and p < remaining and counter[k] == tau - 1
-                d = delta_flow(p, remaining, lengths[i], redirects=redirects)
-                if d < best:
-                    best, processor = d, i
-        insort(self.lengths[processor], p)
+        """Send ``row`` to the processor of ``pool`` chosen by :meth:`_choose`; start it if that processor
+        is idle. Return the processor."""
+        processor = self._choose(self.p[row], pool, now, threshold=threshold)
+        insort(self.lengths[processor], self.p[row])
         insort(self.waiting[processor], self.key[row])
         if self.running[processor] < 0 and not self.batch:
             self._start_next(processor, now)
+        elif self.key_of[processor] is None:
+            self._place(processor)  # free until now: it has a queue
         return processor
 
+    def _choose(self, p: float, pool: int, now: float, *, threshold: bool) -> int:
+        """The processor of ``pool`` with the smallest flow increase for a task of length ``p`` (lowest
+        index on ties): the first free one (increase exactly p), the armed ones (SPT-RD exception), then
+        the others by increasing end of their running task while ``remaining + p`` can still win."""
+        free, running, end, lengths = self.free[pool], self.running, self.end, self.lengths
+        while free and (running[free[0]] >= 0 or lengths[free[0]]):
+            heapq.heappop(free)  # busy or queued since it became free
+        best, choice = (p, free[0]) if free else (INF, -1)
+        armed = self.armed[pool] if threshold else ()
+        for i in armed:
+            remaining = end[i] - now
+            if p < remaining:
+                d = delta_flow(p, remaining, lengths[i], redirects=True)
+                if d < best or (d == best and i < choice):
+                    best, choice = d, i
+        for key, i in self.busy[pool]:
+            remaining = key - now if running[i] >= 0 else 0.0
+            if remaining + p > best:
+                break  # the general increase is at least remaining + p here and on every later entry
+            if i in armed and p < remaining:
+                continue  # examined above
+            d = delta_flow(p, remaining, lengths[i])
+            if d < best or (d == best and i < choice):
+                best, choice = d, i
+        return choice
+
+    def _place(self, processor: int) -> None:
+        """File ``processor`` under its current state: the free heap, or the busy list keyed by the end of
+        its running task (-inf when idle with a queue, batch arrivals only); and the armed set."""
+        pool = processor >= self.pools[1].start
+        old = self.key_of[processor]
+        if old is not None:
+            busy = self.busy[pool]
+            del busy[bisect_left(busy, (old, processor))]
+        row = self.running[processor]
+        if row < 0 and not self.lengths[processor]:
+            self.key_of[processor] = None
+            heapq.heappush(self.free[pool], processor)
+        else:
+            key = self.end[processor] if row >= 0 else -INF
+            self.key_of[processor] = key
+            insort(self.busy[pool], (key, processor))
+        if row >= 0 and self.redirection.mode == "threshold" and self.counter[row] == self.redirection.tau - 1:
+            self.armed[pool].add(processor)
+        else:
+            self.armed[pool].discard(processor)
+
     def _start_next(self, processor: int, now: float) -> None:
-        """An idle processor starts its shortest queued task, or waits in the idle heap of its pool."""
+        """An idle processor starts its shortest queued task, or becomes free."""
         waiting = self.waiting[processor]
-        if not waiting:
-            heapq.heappush(self.idle[processor >= self.pools[1].start], processor)
-            return
-        row = waiting.pop(0)[3]
-        self.lengths[processor].pop(0)
-        self.ctx.start(row, single(processor))
-        self.processor_of[row] = processor
-        self.running[processor] = row
-        self.end[processor] = now + self.p[row]
-        self.counter[row] = 0
+        if waiting:
+            row = waiting.pop(0)[3]
+            self.lengths[processor].pop(0)
+            self.ctx.start(row, single(processor))
+            self.processor_of[row] = processor
+            self.running[processor] = row
+            self.end[processor] = now + self.p[row]
+            self.counter[row] = 0
+        self._place(processor)
 
 
 class SPT(Dispatch):
