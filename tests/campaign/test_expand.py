@@ -7,8 +7,9 @@ import pytest
 
 from schedlab import load_instance
 from schedlab.campaign import expand, load_campaign, run_seed
+from schedlab.campaign.expand import RunConfig
 from schedlab.errors import InputError
-from schedlab.workload.windows import random_windows
+from schedlab.workload.windows import period_runs, random_windows
 
 
 def test_order_and_count(small_spec):
@@ -112,3 +113,33 @@ def test_reordering_the_spec_keeps_the_ids(make_spec, small_text):
     b = expand(load_campaign(make_spec(swapped, "b")))
     assert [r.label for r in b[:4]] == ["conservative", "easy order=fcfs", "easy order=sjf", "fcfs"]
     assert {r.run_id for r in a} == {r.run_id for r in b}
+
+
+def test_period_runs_are_aligned_on_periods_and_drawn_with_the_master_seed(make_spec, trace):
+    """6 days of submits in 1-day periods: runs of 2 periods start on a period boundary, 5 starts used once each."""
+    path = make_spec(
+        """
+        seed = 11
+        [[workloads]]
+        trace = "{trace}"
+        windows = { sample = "period-runs", count = 5, length = "1d", periods = 2 }
+        [[policies]]
+        name = "fcfs"
+        """
+    )
+    runs = expand(load_campaign(path))
+    jobs = load_instance(trace)[0].jobs
+    first = float(jobs.submit.min())
+    assert sorted(r.window for r in runs) == [(first + k * 86400, first + (k + 2) * 86400) for k in range(5)]
+    assert [r.window for r in runs] == period_runs(jobs, 86400, 2, 5, rng=np.random.default_rng(11))
+    assert [r.window_index for r in runs] == [0, 1, 2, 3, 4]
+
+
+def test_run_ids_of_existing_modes_are_pinned():
+    """The canonical configuration of a homogeneous run, hence its id, does not change with new sampling modes."""
+    config = RunConfig(
+        campaign="c", workload="kth", trace="kth.swf", trace_path="/x/kth.swf", procs=None, status=1, window_index=0,
+        window=(0.0, 604800.0), policy="easy", params=(("order", "fcfs"),), label="easy", repetition=0, seed=7,
+        tau=10.0, validate=True,
+    )
+    assert config.run_id == "ba588768cf2907db"

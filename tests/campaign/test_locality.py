@@ -12,9 +12,10 @@ import pandas as pd
 import pytest
 from typer.testing import CliRunner
 
-from schedlab.campaign import campaign_results, load_campaign
+from schedlab import load_instance
+from schedlab.campaign import campaign_results, expand, load_campaign
 from schedlab.campaign.locality import (
-    CLAIM_METRICS, METRICS, TRACES, TraceInfo, check_claim, normalised, plan, reproduce,
+    CLAIM_METRICS, METRICS, TRACES, TraceInfo, check_claim, normalised, plan, reproduce, write_campaigns,
 )
 
 from .conftest import synthetic_trace
@@ -112,3 +113,15 @@ def test_quick_cli_writes_its_files(tmp_path):
     assert {"campaigns/KTH-SP2.toml", "campaigns/HPC2N.toml"} <= {str(p.relative_to(out)) for p in out.glob("campaigns/*")}
     again = CliRunner().invoke(app, ["reproduce", "locality-ch5", "--out", str(out), "--quick", "--traces", str(traces)])
     assert again.exit_code == 1 and "not empty" in again.output
+
+
+def test_instances_are_runs_of_contiguous_7_day_periods(tmp_path, tiny):
+    """Spec 5.2: 20 days hold 3 periods from the first submission; runs of 2 start at period 0 or 1, each once."""
+    two = TraceInfo("tiny.swf", (1, 2, 4, 16), 4, 2, 16, 0)
+    chosen = plan(tiny, instances=2, seed=3, infos={"tiny": two}, forced=False)
+    (path,) = write_campaigns(tmp_path / "report", chosen)
+    assert 'windows = { sample = "period-runs", count = 2, length = "7d", periods = 2 }' in path.read_text()
+    week = 7 * 86400.0
+    first = float(load_instance(tiny / "tiny.swf")[0].jobs.submit.min())
+    windows = {r.window for r in expand(load_campaign(path))}
+    assert windows == {(first, first + 2 * week), (first + week, first + 3 * week)}

@@ -78,7 +78,7 @@ name = "easy"
         ("[[policies]]\nname = 'easy'\n", r"missing key 'workloads'"),
         (
             BASE.replace('trace = "{trace}"', 'trace = "{trace}"\nwindows = { sample = "weekly", length = "7d" }'),
-            r"workloads\[0\]\.windows\.sample = 'weekly', expected 'random' or 'periods'",
+            r"workloads\[0\]\.windows\.sample = 'weekly', expected 'random', 'periods' or 'period-runs'",
         ),
         (
             BASE.replace('trace = "{trace}"', 'trace = "{trace}"\nwindows = { count = 2, length = "7 days" }'),
@@ -86,11 +86,23 @@ name = "easy"
         ),
         (
             BASE.replace('trace = "{trace}"', 'trace = "{trace}"\nwindows = { count = 2, length = "1d", size = 3 }'),
-            r"unknown key 'workloads\[0\]\.windows\.size', expected one of count, length, sample, seed",
+            r"unknown key 'workloads\[0\]\.windows\.size', expected one of count, length, periods, sample, seed",
         ),
         (
             BASE.replace('trace = "{trace}"', 'trace = "{trace}"\nwindows = { length = "1d" }'),
             r"workloads\[0\]\.windows\.count, expected an integer >= 1 for sample = 'random'",
+        ),
+        (
+            BASE.replace('trace = "{trace}"', 'trace = "{trace}"\nwindows = { sample = "period-runs", length = "7d" }'),
+            r"workloads\[0\]\.windows\.count, expected an integer >= 1 for sample = 'period-runs'",
+        ),
+        (
+            BASE.replace('trace = "{trace}"', 'trace = "{trace}"\nwindows = { sample = "period-runs", count = 2, length = "7d", periods = 0 }'),
+            r"workloads\[0\]\.windows\.periods = 0, expected greater than or equal to 1$",
+        ),
+        (
+            BASE.replace('trace = "{trace}"', 'trace = "{trace}"\nwindows = { count = 2, length = "7d", periods = 2 }'),
+            r"workloads\[0\]\.windows\.periods = 2, expected no periods unless sample = 'period-runs'$",
         ),
         (BASE.replace('trace = "{trace}"', 'trace = "missing.swf"'), r"workloads\[0\]\.trace = 'missing.swf', expected an existing trace file"),
         (BASE.replace('trace = "{trace}"', 'trace = "{trace}"\nwindow = [10, 5]'), r"workloads\[0\]\.window = \[10, 5\], expected \[start, end\] in seconds with start < end"),

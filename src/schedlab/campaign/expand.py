@@ -17,6 +17,10 @@ A workload with a ``tasks`` table (sequential tasks, seed 004) adds its
 conversion settings to the key; the keys, hence the ids, of other workloads
 are unchanged. Its jobs are those of :func:`task_jobs`, and a random window
 that holds no job is redrawn from the same generator (spec 004 A9).
+
+Windows enter the key as their bounds only, never the way they were sampled,
+so a sampling mode (``sample = "period-runs"``, spec 000-ch4-5 section 5.2)
+adds no key and the ids of the other modes are unchanged.
 """
 
 from __future__ import annotations
@@ -117,7 +121,7 @@ def expand(campaign: Campaign) -> list[RunConfig]:
         (the same policy and parameters listed twice).
     """
     from schedlab.runner import load_instance
-    from schedlab.workload.windows import describe_windows, periods, random_windows
+    from schedlab.workload.windows import describe_windows, period_runs, periods, random_windows
 
     spec = campaign.spec
     runs: list[RunConfig] = []
@@ -140,6 +144,9 @@ def expand(campaign: Campaign) -> list[RunConfig]:
                 drawn = random_windows(instance.jobs, sampler.length, sampler.count, rng=rng)
                 if workload.tasks is not None:
                     drawn = _redraw_empty(instance.jobs, drawn, sampler.length, rng, f"workloads[{w_index}]", str(campaign.path))
+            elif sampler.sample == "period-runs":
+                rng = np.random.default_rng(spec.seed if sampler.seed is None else sampler.seed)
+                drawn = period_runs(instance.jobs, sampler.length, sampler.periods, sampler.count, rng=rng)
             else:
                 drawn = periods(instance.jobs, sampler.length)
                 if sampler.count is not None:

@@ -6,15 +6,18 @@ Table 5.2, the per-platform ``levels`` defaults [inf]), 6 (Figs 5.8-5.16) and 7.
 For each trace of Table 5.2 found in the shared traces folder (SDSC-Blue is not), one campaign
 specification (TOML, written to ``<out>/campaigns``) with a workload on the trace's fat tree
 (:data:`TRACES` ``levels``, recorded in every output), ``penalty = "quadratic:2"`` (F = 2),
-``instances`` random windows of the trace's Table 5.2 number of 7-day periods, and conservative
+``instances`` random runs of the trace's Table 5.2 number of contiguous 7-day periods, and conservative
 backfilling with the allocators basic, becont (largest runs first, spec ambiguity 1), beloc and beplat;
 the forced cont, loc and plat only when asked (default: not with ``quick``) and only on platforms of at
 most :data:`SMALL` processors (their reservations are slow). All campaigns share one store
 (``<out>/store``), so a re-run skips stored runs.
 
-Instances: window starts are drawn uniformly (the campaign runner's ``sample = "random"``), not aligned on
-period boundaries as spec 5.2 [inf] proposes; jobs submitted in the window, shifted to 0, size > m dropped
-by the platform; the trace is otherwise unfiltered (wall times and run times kept).
+Instances (spec 5.2): the trace is cut into 7-day periods aligned on its first submission; an instance is a
+run of :attr:`TraceInfo.periods` contiguous periods (Curie 3, RICC 2, others 1), its start period drawn
+uniformly without replacement while possible with the campaign's seed (the campaign runner's
+``sample = "period-runs"``, :func:`schedlab.workload.windows.period_runs`; runs holding no job are never
+drawn); it holds the jobs submitted in its periods, shifted to 0, size > m dropped by the platform; the trace
+is otherwise unfiltered (wall times and run times kept).
 
 Normalisation (spec 5.2): per (platform, metric), ``norm = value / mean over instances of basic's value``;
 a variant's bar is the mean of ``norm`` (basic = 1). :func:`normalised` computes it, :func:`check_claim`
@@ -176,7 +179,8 @@ def _campaign_text(name: str, plan_: Plan) -> str:
         f"trace = {json.dumps(trace)}",
         f'platform = "{info.platform}"',
         f'penalty = "{plan_.penalty}"',
-        f'windows = {{ sample = "random", count = {plan_.instances}, length = "{info.periods * PERIOD_DAYS:g}d" }}',
+        f'windows = {{ sample = "period-runs", count = {plan_.instances}, length = "{PERIOD_DAYS:g}d", '
+        f"periods = {info.periods} }}",
     ]
     for label in plan_.labels(name):
         lines += ["", "[[policies]]", 'name = "conservative"', f'label = "{label}"',
@@ -350,8 +354,9 @@ def write_report(out, results: pd.DataFrame, plan_: Plan, *, wall: float | None 
     header = [
         "# Seed 000 ch. 5 reproduction: topology-aware allocation with conservative backfilling",
         "",
-        f"Platforms: {', '.join(plan_.traces)}; {plan_.instances} instance(s) each (random windows of the Table 5.2 "
-        f"number of {PERIOD_DAYS:g}-day periods); seed {plan_.seed}; penalty {plan_.penalty}; "
+        f"Platforms: {', '.join(plan_.traces)}; {plan_.instances} instance(s) each (random runs of the Table 5.2 "
+        f"number of contiguous {PERIOD_DAYS:g}-day periods, aligned on the first submission); seed {plan_.seed}; "
+        f"penalty {plan_.penalty}; "
         f"{len(results)} runs ({len(failed)} not done){'' if wall is None else f' in {wall:.1f} s'}.",
         f"Not reproduced: {', '.join(MISSING_TRACES)} (not in the shared traces folder). Forced allocators: "
         + (f"on platforms of at most {SMALL} processors." if plan_.forced else "not run.")

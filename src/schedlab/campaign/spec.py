@@ -96,12 +96,18 @@ class WindowSpec(_Model):
     ``sample = "periods"``: consecutive periods of ``length`` from the first
     submit time (:func:`~schedlab.workload.windows.periods`); ``count``, when
     given, keeps the first ``count``.
+    ``sample = "period-runs"`` (spec 000-ch4-5 section 5.2): ``count`` windows,
+    each ``periods`` consecutive periods of ``length`` (default 1), their start
+    periods drawn uniformly without replacement while possible
+    (:func:`~schedlab.workload.windows.period_runs`), with the same generator
+    as ``"random"``. ``periods`` belongs to this mode only.
     """
 
-    sample: Literal["random", "periods"] = "random"
+    sample: Literal["random", "periods", "period-runs"] = "random"
     length: float
     count: Annotated[int, Field(ge=1)] | None = None
     seed: Annotated[int, Field(ge=0)] | None = None
+    periods: Annotated[int, Field(ge=1)] = 1
 
     @field_validator("length", mode="before")
     @classmethod
@@ -281,8 +287,8 @@ def _check(campaign: Campaign) -> None:
         _check_topology(source, i, workload)
         if workload.tasks is not None and workload.status not in (None, 1):
             raise InputError(source, None, f"workloads[{i}].status", repr(workload.status), "1 or nothing for a tasks workload (spec 004 A10)")
-        if workload.windows is not None and workload.windows.sample == "random" and workload.windows.count is None:
-            raise InputError(source, None, f"workloads[{i}].windows.count", None, "an integer >= 1 for sample = 'random'")
+        if workload.windows is not None:
+            _check_windows(source, i, workload.windows)
     # Parameter values are checked by the policy's own reset on an empty instance of 4096 processors,
     # so that size-dependent checks (dedicated < P) pass here and are made by the runs, which know P;
     # larger machines cost some policies O(P) set-up time at every spec load.
@@ -302,6 +308,14 @@ def _check(campaign: Campaign) -> None:
             if policy.label in labels:
                 raise InputError(source, None, f"{key}.label", repr(policy.label), f"a label not used by policies[{labels[policy.label]}]")
             labels[policy.label] = i
+
+
+def _check_windows(source: str, i: int, windows: WindowSpec) -> None:
+    """``count`` is required by the random modes; ``periods`` belongs to ``sample = 'period-runs'``."""
+    if windows.sample in ("random", "period-runs") and windows.count is None:
+        raise InputError(source, None, f"workloads[{i}].windows.count", None, f"an integer >= 1 for sample = {windows.sample!r}")
+    if "periods" in windows.model_fields_set and windows.sample != "period-runs":
+        raise InputError(source, None, f"workloads[{i}].windows.periods", windows.periods, "no periods unless sample = 'period-runs'")
 
 
 def _toml(point: dict) -> str:

@@ -1,14 +1,15 @@
-"""Cut a workload into time windows: consecutive periods, random windows, shifted to zero.
+"""Cut a workload into time windows: consecutive periods, random windows, runs of periods, shifted to zero.
 
 Source: issue 3 ("20 random windows of 7 days"); shared with the experiments
-that replay parts of a trace (seeds 000 ch.5, 004).
+that replay parts of a trace (seeds 000 ch.5, 004). :func:`period_runs` is
+spec 000-ch4-5 section 5.2's instance: a random run of contiguous 7-day periods.
 
 A window is a half-open interval ``[start, end)`` of submit times, in the clock
 of the job table (SWF traces keep their own clock; see
 :func:`schedlab.workload.filters.to_jobs`). A job belongs to the window its
 submit time falls in; it may run past ``end``.
 
-Every function is pure numpy; the random one takes a required
+Every function is pure numpy; the random ones take a required
 ``rng: numpy.random.Generator`` and never touches global state.
 """
 
@@ -20,7 +21,16 @@ import numpy as np
 
 from schedlab.workload.jobs import JobTable
 
-__all__ = ["Window", "cut", "describe_windows", "offered_load", "periods", "random_windows", "shift_to_zero"]
+__all__ = [
+    "Window",
+    "cut",
+    "describe_windows",
+    "offered_load",
+    "period_runs",
+    "periods",
+    "random_windows",
+    "shift_to_zero",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,6 +138,66 @@ def random_windows(
     if whole_seconds:
         starts = np.maximum(np.floor(starts), np.floor(first))
     return [(float(s), float(s) + length) for s in starts]
+
+
+def period_runs(
+    jobs: JobTable, length: float, runs: int, count: int, *, rng: np.random.Generator
+) -> list[tuple[float, float]]:
+    """``count`` windows, each ``runs`` consecutive periods of :func:`periods`, with uniform random starts.
+
+    Source: spec 000-ch4-5 section 5.2 (seed 000 ch.5, Table 5.2): the trace is
+    cut into periods of ``length`` aligned on the first submission; an instance
+    is a random run of ``runs`` contiguous periods, its start period chosen
+    uniformly, without replacement where possible.
+
+    Window ``k`` is ``[origin + k L, origin + (k + runs) L)``, ``origin`` the
+    first submit time, so every window starts and ends on period boundaries.
+    The valid start periods are ``k = 0 .. n - runs`` (``n`` periods), except
+    those whose run holds no job, which are never drawn; a trace of fewer than
+    ``runs`` periods has the single start ``k = 0`` (the window extends past
+    the trace). Starts are drawn without replacement: a permutation of the
+    valid starts, its first ``count``; when ``count`` exceeds their number,
+    further permutations follow, so each start is used once per round.
+
+    Guarantee: the same ``rng`` state gives the same windows (one
+    ``rng.permutation`` call per round). Cost: O(n + count) plus one draw per valid start and round.
+
+    Parameters
+    ----------
+    jobs : JobTable
+        At least one job.
+    length : float
+        Period length L in seconds (one week: ``7 * 86400``), > 0.
+    runs : int
+        Consecutive periods per window, >= 1.
+    count : int
+        Number of windows, >= 0.
+    rng : numpy.random.Generator
+        Source of the draws (required; see STYLE.md "Data and randomness").
+
+    Returns
+    -------
+    list of (float, float)
+        In the order drawn (not sorted); never empty of jobs.
+    """
+    length = _check_length(length)
+    for name, value, low in (("runs", runs, 1), ("count", count, 0)):
+        if int(value) != value or value < low:
+            raise ValueError(f"{name} = {value!r}, expected an integer >= {low}")
+    origin, _ = _span(jobs)
+    starts = _run_starts(jobs.submit - origin, length, int(runs))
+    rounds = -(-int(count) // len(starts))
+    drawn = np.concatenate([starts[rng.permutation(len(starts))] for _ in range(rounds)] or [starts[:0]])
+    return [(origin + k * length, origin + (k + runs) * length) for k in drawn[: int(count)].tolist()]
+
+
+def _run_starts(offsets: np.ndarray, length: float, runs: int) -> np.ndarray:
+    """Start periods ``k`` whose run of ``runs`` periods holds a submit ``offset`` (>= 0); never empty, as 0 does."""
+    per_period = np.bincount((offsets // length).astype(np.int64))
+    if len(per_period) < runs:
+        return np.zeros(1, dtype=np.int64)
+    total = np.concatenate(([0], np.cumsum(per_period)))
+    return np.flatnonzero(total[runs:] - total[:-runs])
 
 
 def cut(jobs: JobTable, window: tuple[float, float]) -> JobTable:
