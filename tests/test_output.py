@@ -22,9 +22,11 @@ from strategies import rigid_instances
 from schedlab.engine import simulate
 from schedlab.errors import InputError, ValidationError
 from schedlab.metrics import aggregate, job_metrics
+from schedlab.engine.runtime import TopologyPenalty
 from schedlab.output import (
     BATSIM_COLUMNS,
     EXTRA_COLUMNS,
+    TOPOLOGY_COLUMNS,
     format_allocations,
     number_array,
     read_jobs_csv,
@@ -33,6 +35,7 @@ from schedlab.output import (
 )
 from schedlab.platform import Machine
 from schedlab.platform.intervals import format_allocation, normalize
+from schedlab.platform.tree import FatTree
 from schedlab.policies import make_policy
 from schedlab.schedule import Instance, JobStatus, Piece, Schedule
 from schedlab.validation import validate
@@ -117,6 +120,54 @@ def test_jobs_csv_refuses_not_started(tmp_path):
     schedule.status[1] = JobStatus.NOT_STARTED
     with pytest.raises(ValidationError, match=r"^job 8: status code 0 cannot be written"):
         write_jobs_csv(tmp_path / "jobs.csv", instance, schedule)
+
+
+def on_a_fat_tree():
+    """fat-tree:1,2,4,8: clusters of 2 processors (0-1, 2-3, 4-5, 6-7), two per depth-1 node; quadratic F = 2.
+
+    - job 1: 2 procs on 1-2: 1 block, clusters 0 and 1 (K* = 1), level 2 (L_min 1): T' = 4 * 2 = 8 <= 10;
+    - job 2: 3 procs on 4-5 and 7: 2 blocks, clusters 2 and 3 (K* = 2), level 2 = L_min: T' = 5;
+    - job 3: 3 procs on 0, 3 and 6: 3 blocks, 3 clusters, level 3 (L_min 2): T' = 3 * 2 = 6 > 5, KILLED at 5;
+    - job 4: REJECTED.
+    """
+    tree = FatTree((1, 2, 4, 8))
+    jobs = JobTable.from_arrays(
+        submit=[0, 0, 1, 2], run_time=[4, 5, 3, 1], requested_time=[10, 5, 5, 1], procs=[2, 3, 3, 1], id=[1, 2, 3, 4]
+    )
+    schedule = Schedule(
+        start=np.array([0.0, 0.0, 1.0, np.nan]),
+        end=np.array([8.0, 5.0, 6.0, np.nan]),
+        status=np.array([C, C, K, R], dtype=np.int8),
+        alloc=[((1, 3),), ((4, 6), (7, 8)), ((0, 1), (3, 4), (6, 7)), None],
+    )
+    return Instance(jobs, tree), schedule, TopologyPenalty(tree, "quadratic", 2.0)
+
+
+def test_jobs_csv_on_a_fat_tree_adds_the_topology_columns(tmp_path):
+    """Hand-computed b_j, K_j, K*_j, L, L_min and T' after our columns; empty for the rejected job."""
+    instance, schedule, penalty = on_a_fat_tree()
+    validate(instance, schedule, allow_rejected=True, runtime=penalty)  # the hand schedule is the engine's rule
+    path = tmp_path / "jobs.csv"
+    write_jobs_csv(path, instance, schedule, runtime=penalty)
+    header, *rows = [line.split(",") for line in path.read_text().splitlines()]
+    assert tuple(header) == BATSIM_COLUMNS + EXTRA_COLUMNS + TOPOLOGY_COLUMNS
+    width = len(TOPOLOGY_COLUMNS)
+    assert [row[-width:] for row in rows] == [
+        ["1", "2", "1", "2", "1", "8"],
+        ["2", "2", "2", "2", "2", "5"],
+        ["3", "3", "2", "3", "2", "6"],
+        [""] * width,
+    ]
+    frame = read_jobs_csv(path)
+    assert frame["level"].tolist()[:3] == [2.0, 2.0, 3.0] and math.isnan(frame["level"].iloc[3])
+    assert frame["execution_time"].tolist()[:3] == [8.0, 5.0, 5.0]  # the kill at the walltime hides T' = 6
+
+
+def test_penalised_run_time_is_the_run_time_without_a_penalty(tmp_path):
+    instance, schedule, _ = on_a_fat_tree()
+    path = tmp_path / "jobs.csv"
+    write_jobs_csv(path, instance, schedule)
+    assert read_jobs_csv(path)["penalised_run_time"].tolist()[:3] == [4.0, 5.0, 3.0]
 
 
 def test_read_jobs_csv_gives_back_the_values_and_types(tmp_path):

@@ -47,14 +47,17 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.csv as pa_csv
 
+from schedlab.engine.runtime import TopologyPenalty
 from schedlab.errors import InputError, ValidationError
-from schedlab.metrics import job_metrics
+from schedlab.metrics import job_metrics, job_topology
+from schedlab.platform.tree import FatTree
 from schedlab.schedule import Instance, JobStatus, Schedule
 
 __all__ = [
     "BATSIM_COLUMNS",
     "EXTRA_COLUMNS",
     "FINAL_STATES",
+    "TOPOLOGY_COLUMNS",
     "format_allocations",
     "number_array",
     "read_jobs_csv",
@@ -81,6 +84,11 @@ BATSIM_COLUMNS = (
 EXTRA_COLUMNS = ("final_state", "run_time", "bounded_slowdown", "bounded_slowdown_unclamped", "n_aborted", "n_preempted")
 """Our columns, after Batsim's: Batsim's final state word, the trace run time, both bounded slowdowns, aborted pieces."""
 
+TOPOLOGY_COLUMNS = ("blocks", "clusters", "min_clusters", "level", "min_level", "penalised_run_time")
+"""On a fat tree only, after :data:`EXTRA_COLUMNS`: the final allocation's ``b_j``, ``K_j``, ``K*_j``,
+``L``, ``L_min`` (:func:`schedlab.metrics.job_topology`) and ``T'``, the run time after the penalty
+(spec 000-ch4-5 sections 2.3-2.4); empty for a job never started."""
+
 FINAL_STATES = {
     JobStatus.COMPLETED: "COMPLETED_SUCCESSFULLY",
     JobStatus.KILLED: "COMPLETED_WALLTIME_REACHED",
@@ -91,6 +99,7 @@ FINAL_STATES = {
 _INT_COLUMNS = ("requested_number_of_resources", "success", "n_aborted", "n_preempted")
 _TEXT_COLUMNS = ("allocated_resources", "final_state")
 _FLOAT_COLUMNS = tuple(c for c in BATSIM_COLUMNS + EXTRA_COLUMNS if c not in ("job_id",) + _INT_COLUMNS + _TEXT_COLUMNS)
+_FLOAT_COLUMNS += TOPOLOGY_COLUMNS  # counts too: a job never started has none (NaN)
 _INTEGRAL_LIMIT = 2.0**53
 # pandas >= 3 parses floats exactly by default and deprecates ``float_precision`` (a warning per read);
 # older pandas needs "round_trip" to give back exactly the float written.
@@ -144,14 +153,23 @@ def format_allocations(allocs: list) -> list[str]:
     return out.tolist()
 
 
-def write_jobs_csv(path: str | os.PathLike, instance: Instance, schedule: Schedule, *, tau: float = 10.0) -> None:
-    """Write one row per job (job-table order): Batsim's columns, then ours.
+def write_jobs_csv(
+    path: str | os.PathLike,
+    instance: Instance,
+    schedule: Schedule,
+    *,
+    tau: float = 10.0,
+    runtime: TopologyPenalty | None = None,
+) -> None:
+    """Write one row per job (job-table order): Batsim's columns, then ours, then the topology's on a fat tree.
 
     Source: Batsim ``JobsTracer::write_job`` (values and empty fields for
     rejected jobs), evalys ``JobSet.from_csv`` (the reader to satisfy).
     Cost: O(n) numpy work, one string per allocation, then Arrow's C++ CSV writer; about 1 s for 450k jobs.
 
-    Columns, in order: :data:`BATSIM_COLUMNS` then :data:`EXTRA_COLUMNS`.
+    Columns, in order: :data:`BATSIM_COLUMNS` then :data:`EXTRA_COLUMNS`, then
+    :data:`TOPOLOGY_COLUMNS` when the platform is a :class:`~schedlab.platform.tree.FatTree`
+    (on any other platform the file is unchanged).
     ``execution_time``, ``waiting_time``, ``turnaround_time`` and ``stretch``
     (= turnaround / execution) refer to the final execution; ``success`` is 1
     for COMPLETED, 0 otherwise; ``allocated_resources`` uses Batsim's interval
@@ -170,6 +188,9 @@ def write_jobs_csv(path: str | os.PathLike, instance: Instance, schedule: Schedu
         A finished schedule (every job COMPLETED, KILLED or REJECTED).
     tau : float, default 10.0
         Bounded-slowdown threshold in seconds for the two bounded-slowdown columns.
+    runtime : TopologyPenalty, optional
+        The run-time model the engine used (:mod:`schedlab.engine.runtime`), for
+        ``penalised_run_time``; without one, ``T' = run_time``.
 
     Raises
     ------
@@ -218,10 +239,31 @@ def write_jobs_csv(path: str | os.PathLike, instance: Instance, schedule: Schedu
         "n_preempted": pa.array(pieces_per_job(True)),
     }
     names = BATSIM_COLUMNS + EXTRA_COLUMNS
+    if isinstance(instance.platform, FatTree):
+        columns.update(_topology_columns(instance, schedule, runtime, started))
+        names += TOPOLOGY_COLUMNS
     table = pa.table([columns[name] for name in names], names=list(names))
     with open(path, "wb") as f:
         f.write((",".join(names) + "\n").encode("ascii"))  # Arrow would quote the header's names
         pa_csv.write_csv(table, f, pa_csv.WriteOptions(include_header=False, quoting_style="none"))
+
+
+def _topology_columns(
+    instance: Instance, schedule: Schedule, runtime: TopologyPenalty | None, started: np.ndarray
+) -> dict[str, pa.Array]:
+    """:data:`TOPOLOGY_COLUMNS` as Arrow columns, null for jobs never started.
+
+    ``penalised_run_time`` is ``run_time * g(L - L_min)`` (spec 000-ch4-5 section 2.4), the time the
+    engine compared with the walltime; ``run_time`` itself without a model.
+    """
+    shape = job_topology(instance, schedule, instance.platform)
+    run_time = instance.jobs.run_time.astype(np.float64)
+    if runtime is not None:
+        excess = shape["level"] - shape["min_level"]  # >= 0; 0 for jobs never started
+        g = np.array([runtime.multiplier(r) for r in range(int(excess.max(initial=0)) + 1)], dtype=np.float64)
+        run_time = run_time * g[excess]
+    shape["penalised_run_time"] = run_time
+    return {name: number_array(np.where(started, shape[name], np.nan)) for name in TOPOLOGY_COLUMNS}
 
 
 def read_jobs_csv(path: str | os.PathLike) -> pd.DataFrame:
@@ -232,7 +274,9 @@ def read_jobs_csv(path: str | os.PathLike) -> pd.DataFrame:
     Times and ratios come back as float64, exactly as written (pandas 3's
     default parser; ``float_precision="round_trip"`` before), empty fields as NaN;
     ``requested_number_of_resources``, ``success``, ``n_aborted`` and ``n_preempted`` as int64;
-    ``allocated_resources`` and ``final_state`` as str (empty string for none).
+    ``allocated_resources`` and ``final_state`` as str (empty string for none);
+    the fat-tree columns (:data:`TOPOLOGY_COLUMNS`), when present, as float64
+    (NaN for a job never started).
     ``job_id`` is int64 when every id is an integer (our files), str
     otherwise (Batsim ids such as ``w0!1``). Other columns are left to pandas.
 

@@ -19,7 +19,7 @@ import numpy as np
 from schedlab import __version__
 from schedlab.engine.simulator import ProgressCallback, simulate
 from schedlab.errors import InputError
-from schedlab.engine.runtime import parse_penalty
+from schedlab.engine.runtime import TopologyPenalty, parse_penalty
 from schedlab.metrics import aggregate, topology_metrics
 from schedlab.output import write_jobs_csv, write_metrics_json
 from schedlab.platform.homogeneous import Machine
@@ -82,7 +82,9 @@ class Run:
 
     ``info`` holds what is needed to reproduce the run (policy and parameters,
     trace, machine size, seed, filters, schedlab version); ``seconds`` the time
-    each phase took, kept out of the output files so that they stay byte-identical.
+    each phase took, kept out of the output files so that they stay byte-identical;
+    ``runtime`` the run-time penalty model the engine used, if any (for ``jobs.csv``'s
+    ``penalised_run_time``).
     """
 
     instance: Instance
@@ -90,6 +92,7 @@ class Run:
     metrics: dict
     info: dict
     seconds: dict[str, float] = field(default_factory=dict)
+    runtime: TopologyPenalty | None = None
 
     def write(self, out: str | os.PathLike, *, force: bool = False) -> list[Path]:
         """Write ``jobs.csv`` and ``metrics.json`` into directory ``out`` and return their paths.
@@ -104,7 +107,7 @@ class Run:
         out.mkdir(parents=True, exist_ok=True)
         began = time.perf_counter()
         jobs_csv, metrics_json = out / "jobs.csv", out / "metrics.json"
-        write_jobs_csv(jobs_csv, self.instance, self.schedule, tau=self.metrics["tau"])
+        write_jobs_csv(jobs_csv, self.instance, self.schedule, tau=self.metrics["tau"], runtime=self.runtime)
         write_metrics_json(metrics_json, self.metrics, extra={"run": self.info})
         self.seconds["write"] = time.perf_counter() - began
         return [jobs_csv, metrics_json]
@@ -163,7 +166,7 @@ def run(
         info["machine_size_from"] = report.machine_how
         info["filters"] = {what: count for what, count in report.dropped}
         info["jobs_read"] = report.total
-    return Run(instance, schedule, metrics, info, seconds)
+    return Run(instance, schedule, metrics, info, seconds, runtime)
 
 
 __all__ = ["Run", "load_instance", "run"]
