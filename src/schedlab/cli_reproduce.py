@@ -295,6 +295,7 @@ def locality_ch4(
     traces: Annotated[Path, typer.Option("--traces", help="Folder holding the PWA traces.")] = Path("../shared/traces"),
     instances: Annotated[Optional[int], typer.Option(help="Number of instances (default 512, or 8 with --quick).")] = None,
     with_replacement: Annotated[bool, typer.Option(help="Draw jobs with replacement (the reference code's choice).")] = False,
+    block: Annotated[bool, typer.Option(help="Take 300 consecutive jobs from a random start (thesis section 1.2.3).")] = False,
 ) -> None:
     """Seed 000 ch. 4 experiment: 300-job Curie samples released at 0 on 512 processors in clusters of 16,
     conservative backfilling with basic, becont, cont, beloc, loc; makespan deviation from basic, contiguous and
@@ -304,7 +305,7 @@ def locality_ch4(
 
     with _one_line_errors():
         plan = Plan(trace=str(traces / "CEA-Curie-2011-2.1-cln.swf.gz"), seed=seed, with_replacement=with_replacement,
-                    instances=instances if instances is not None else (8 if quick else 512))
+                    block=block, instances=instances if instances is not None else (8 if quick else 512))
         began = perf_counter()
         frame = run_plan(plan, jobs=jobs)
         files = write_report(out_dir, frame, plan, wall=perf_counter() - began)

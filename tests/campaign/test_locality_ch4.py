@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+import pytest
 from typer.testing import CliRunner
 
 from schedlab.campaign.locality_ch4 import Plan, claims, run_plan, sample, summarize
 from schedlab.cli_reproduce import reproduce_app
+from schedlab.errors import InputError
 from schedlab.workload.jobs import JobTable
 from schedlab.workload.swf import write_swf
 
@@ -27,6 +29,24 @@ def test_sample_releases_at_zero_in_draw_order():
     assert a.submit.tolist() == [0.0] * 10 and a.id.tolist() == list(range(1, 11))
     assert a.run_time.tolist() == b.run_time.tolist() and len(set(a.run_time.tolist())) == 10  # no replacement
     assert sample(jobs, plan, 1).run_time.tolist() != a.run_time.tolist()
+
+
+def test_block_sample_takes_consecutive_jobs_of_the_trace():
+    jobs = JobTable.from_arrays(submit=np.arange(50.0), run_time=np.arange(1.0, 51.0), procs=[1] * 50)
+    plan = Plan(trace="x", size=10, instances=2, seed=4, block=True)
+    firsts = set()
+    for index in range(6):
+        block = sample(jobs, plan, index).run_time.tolist()
+        assert block == list(np.arange(block[0], block[0] + 10)) and block[-1] <= 50
+        assert sample(jobs, plan, index).run_time.tolist() == block
+        firsts.add(block[0])
+    assert len(firsts) > 1
+
+
+def test_block_with_replacement_is_refused(tmp_path):
+    synthetic(tmp_path / "t.swf")
+    with pytest.raises(InputError, match="--block"):
+        run_plan(Plan(trace=str(tmp_path / "t.swf"), n_procs=32, size=20, instances=1, block=True, with_replacement=True))
 
 
 def test_run_plan_deviations_and_forced_factors(tmp_path):

@@ -3,7 +3,9 @@
 Source: seed 000 ch.4 section 4.6-4.7; spec 000-ch4-5 sections 5.1 (instances)
 and 6 (headline results). Each instance draws ``size`` jobs of at most ``m``
 processors from the trace, uniformly without replacement (spec default;
-``with_replacement`` as option), keeps the draw order as queue order and sets
+``with_replacement`` as option, the reference code's; ``block``: ``size``
+consecutive jobs from a random start, section 1.2.3's "subsets of jobs taken
+from random starting points"), keeps the draw order as queue order and sets
 every release to 0; every allocator then schedules it with conservative
 backfilling on ``clusters:m,l`` (one root over clusters of ``l``), without
 penalty. Measured per run: makespan, contiguous jobs, local jobs
@@ -41,6 +43,7 @@ class Plan:
     instances: int = 512
     seed: int = 0
     with_replacement: bool = False
+    block: bool = False
     allocators: tuple[str, ...] = ALLOCATORS
 
     @property
@@ -49,9 +52,14 @@ class Plan:
 
 
 def sample(jobs: JobTable, plan: Plan, index: int) -> JobTable:
-    """Instance ``index``: ``plan.size`` jobs drawn with ``default_rng([seed, index])``, releases 0, ids in draw order."""
+    """Instance ``index``: ``plan.size`` jobs drawn with ``default_rng([seed, index])`` (one by one, or with
+    ``plan.block`` as one run of consecutive jobs of the trace), releases 0, ids in draw order."""
     rng = np.random.default_rng([plan.seed, index])
-    rows = rng.choice(len(jobs), size=plan.size, replace=plan.with_replacement)
+    if plan.block:
+        first = int(rng.integers(0, len(jobs) - plan.size + 1))
+        rows = np.arange(first, first + plan.size)
+    else:
+        rows = rng.choice(len(jobs), size=plan.size, replace=plan.with_replacement)
     picked = jobs.take(rows)
     return JobTable.from_arrays(
         submit=np.zeros(plan.size), run_time=picked.run_time, requested_time=picked.requested_time,
@@ -89,6 +97,8 @@ def run_plan(plan: Plan, *, jobs: int = 1) -> pd.DataFrame:
     from schedlab.workload.swf import read_swf
 
     table, _ = to_jobs(read_swf(plan.trace), procs=plan.n_procs)
+    if plan.block and plan.with_replacement:
+        raise InputError("--block", message="a block of consecutive jobs cannot be drawn with replacement")
     if len(table) < plan.size and not plan.with_replacement:
         raise InputError(plan.trace, message=f"{len(table)} jobs of at most {plan.n_procs} processors, fewer than {plan.size}")
     work = [(table, plan, i) for i in range(plan.instances)]
