@@ -676,8 +676,8 @@ def write_report(out, results: pd.DataFrame, tuning: pd.DataFrame | None, plan_:
         "",
         f"Traces: {', '.join(plan_.traces)} ({plan_.windows} random windows each, Table I lengths "
         f"{', '.join(f'{n} {plan_.days[n]:g} d' for n in plan_.traces)}); seed {plan_.seed}; "
-        f"{len(results)} runs ({len(failed)} not done){'' if wall is None else f' in {wall:.1f} s'}"
-        f"{'' if tuning is None else f', plus {len(tuning)} tuning runs'}.",
+        f"{len(results)} runs ({len(failed)} not done){'' if tuning is None else f' and {len(tuning)} tuning runs'}"
+        f"{'' if wall is None else f', {wall:.1f} s in all'}.",
         f"Not reproduced: {', '.join(MISSING_TRACES)} (not in the shared traces folder)"
         + (f"; policies not registered, skipped: {', '.join(plan_.skipped)}" if plan_.skipped else "") + ".",
         "Tasks: status 1, run time > 0, q > 0; conversion C (p = (q/Q) e on "
