@@ -5,6 +5,8 @@ Source: spec 000-ch4-5 sections 4.1-4.2; issue 2 (compression when jobs end earl
 
 from __future__ import annotations
 
+from bisect import bisect_left
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -14,6 +16,7 @@ from schedlab.engine import simulate
 from schedlab.platform import Machine
 from schedlab.policies import make_policy
 from schedlab.policies.rigid import Conservative
+from schedlab.policies.rigid.profile import Profile
 from schedlab.schedule import Instance
 from schedlab.validation import validate
 from schedlab.workload.jobs import JobTable
@@ -110,3 +113,27 @@ def test_conservative_rejects_unknown_options():
     jobs = JobTable.from_arrays(submit=[0], run_time=[1], procs=[1])
     with pytest.raises(InputError, match="compress"):
         simulate(Instance(jobs, Machine(1)), make_policy("conservative", {"compress": "sometimes"}))
+
+
+class ScanningProfile(Profile):
+    """A profile answering ``fits_now`` by the general search (``earliest`` before the job's own reservation
+    equals now): the reference for the prefix-minima test of :meth:`Profile.fits_now`."""
+
+    __slots__ = ()
+
+    def fits_now(self, procs, duration, until=float("inf")):
+        return self.earliest(procs, duration, bisect_left(self.times, until)) == self.times[0]
+
+
+class ScanningStartNow(Conservative):
+    def reset(self, ctx):
+        super().reset(ctx)
+        self.profile.__class__ = ScanningProfile
+
+
+@settings(max_examples=150)
+@given(instance=rigid_instances())
+def test_start_now_compression_equals_the_general_search(instance):
+    fast = simulate(instance, Conservative(compress="start-now"))
+    slow = simulate(instance, ScanningStartNow(compress="start-now"))
+    assert fast.start.tolist() == slow.start.tolist() and fast.alloc == slow.alloc

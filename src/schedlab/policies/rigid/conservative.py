@@ -28,7 +28,7 @@ processors (section 4.2).
 
 Guarantee: no reservation ever moves later (tested with hypothesis).
 Cost: O(B) per placement for B profile breakpoints; a compression costs
-O(B) per waiting job (start-now: O(1) for a job that cannot start now).
+O(B) per waiting job (start-now: O(log B) per waiting job, plus O(B) per move).
 Forced allocators: O(B F) per placement or move, for F free ranges per slice.
 """
 
@@ -171,6 +171,8 @@ class Conservative:
         A job can only move to a breakpoint before its start where at least its
         processor count is free, so the maximum free count before its start
         (one C-level ``max`` over a list slice) rules most jobs out cheaply.
+        With ``start-now`` the only candidate is now: one bisection in the
+        profile's prefix minima (:meth:`Profile.fits_now`) per waiting job.
         """
         profile, procs, estimate, res_start = self.profile, self.procs, self.estimate, self.res_start
         times, free = profile.times, profile.free
@@ -181,13 +183,13 @@ class Conservative:
             old = res_start[row]
             if old <= now:
                 continue
-            k = procs[row]
-            stop = bisect_left(times, old)  # breakpoints strictly before old (>= 1: old > now = times[0])
-            if (free[0] if start_now_only else max(free[:stop])) < k:
-                continue
-            d = estimate[row]
-            new = profile.earliest(k, d, stop)
-            if new < old and (new == now or not start_now_only):
+            k, d = procs[row], estimate[row]
+            if start_now_only:
+                new = now if profile.fits_now(k, d, old) else old
+            else:
+                stop = bisect_left(times, old)  # breakpoints strictly before old (>= 1: old > now = times[0])
+                new = profile.earliest(k, d, stop) if max(free[:stop]) >= k else old
+            if new < old:
                 profile.release(old, old + d, k)
                 self._reserve(row, new, now)
 
