@@ -123,5 +123,6 @@ def test_instances_are_runs_of_contiguous_7_day_periods(tmp_path, tiny):
     assert 'windows = { sample = "period-runs", count = 2, length = "7d", periods = 2 }' in path.read_text()
     week = 7 * 86400.0
     first = float(load_instance(tiny / "tiny.swf")[0].jobs.submit.min())
-    windows = {r.window for r in expand(load_campaign(path))}
-    assert windows == {(first, first + 2 * week), (first + week, first + 3 * week)}
+    runs = expand(load_campaign(path))
+    assert {r.window for r in runs} == {(first, first + 2 * week), (first + week, first + 3 * week)}
+    assert {dict(r.params)["compress"] for r in runs} == {"start-now"}  # spec 4.2: reassignment only to now

@@ -7,7 +7,8 @@ For each trace of Table 5.2 found in the shared traces folder (SDSC-Blue is not)
 specification (TOML, written to ``<out>/campaigns``) with a workload on the trace's fat tree
 (:data:`TRACES` ``levels``, recorded in every output), ``penalty = "quadratic:2"`` (F = 2),
 ``instances`` random runs of the trace's Table 5.2 number of contiguous 7-day periods, and conservative
-backfilling with the allocators basic, becont (largest runs first, spec ambiguity 1), beloc and beplat;
+backfilling (reassignment moves a waiting job only to now: ``compress = "start-now"``, spec 4.2) with the
+allocators basic, becont (largest runs first, spec ambiguity 1), beloc and beplat;
 the forced cont, loc and plat only when asked (default: not with ``quick``) and only on platforms of at
 most :data:`SMALL` processors (their reservations are slow). All campaigns share one store
 (``<out>/store``), so a re-run skips stored runs.
@@ -184,7 +185,7 @@ def _campaign_text(name: str, plan_: Plan) -> str:
     ]
     for label in plan_.labels(name):
         lines += ["", "[[policies]]", 'name = "conservative"', f'label = "{label}"',
-                  f"params = {{ allocator = {_toml_value(ALLOCATORS[label])} }}"]
+                  f"params = {{ allocator = {_toml_value(ALLOCATORS[label])}, compress = \"start-now\" }}"]
     return "\n".join(lines) + "\n"
 
 
