@@ -15,7 +15,7 @@ from typer.testing import CliRunner
 
 from schedlab import run
 from schedlab.campaign import campaign_results, expand, load_campaign, run_campaign
-from schedlab.campaign.redirections import LABELS, TRACES, check_claims, table_one
+from schedlab.campaign.redirections import LABELS, TRACES, check_claims, table_one, tuned_table
 from schedlab.metrics import job_metrics
 from schedlab.workload.tasks import load_tasks
 
@@ -304,3 +304,31 @@ def test_tuning_figure_and_bars_are_png():
     assert tuning_figures(synthetic_tuning(), "Curie", "spt-rd").startswith(b"\x89PNG")
     assert tuning_figures(synthetic_tuning(), "Curie", "gspt-rd") is None
     assert bar_figure(synthetic_results(), "HPC2N").startswith(b"\x89PNG")
+
+
+def test_tuned_table_picks_the_best_grid_point_and_the_papers():
+    """Curie SPT-RD: total stretch (d - 3)^2 + tau on window 0, 2 more on window 1: best m_d 3, tau 1 (mean 2);
+    the paper's (10, 10) gets 49 + 10 + 1 = 60 here. GSPT-RR: 10 c - m_d: best m_d 10, c 0.2 (mean -8); the
+    paper's (10, 0.8) gets -2. Constant metrics tie: the first grid point wins."""
+    rows = []
+    for window in (0, 1):
+        for d in range(1, 11):
+            for tau in range(1, 11):
+                rows.append({"workload": "Curie", "window_index": window, "state": "done", "policy": "spt-rd",
+                             "param_dedicated": d, "param_tau": tau, "param_c": math.nan,
+                             "stretch_sum": (d - 3) ** 2 + tau + 2 * window, "stretch_max": 1.0, "flow_sum": 1.0})
+            for c in (0.2, 0.8):
+                rows.append({"workload": "Curie", "window_index": window, "state": "done", "policy": "gspt-rr",
+                             "param_dedicated": d, "param_tau": math.nan, "param_c": c,
+                             "stretch_sum": 10 * c - d, "stretch_max": 1.0, "flow_sum": 1.0})
+    rows.append({**rows[0], "state": "failed", "stretch_sum": -1e9})  # not done: ignored
+    table = tuned_table(pd.DataFrame(rows)).set_index(["label", "metric"])
+    rd = table.loc[("SPT-RD", "stretch_sum")]
+    assert (rd["parameter"], rd["dedicated"], rd["value"], rd["mean"]) == ("tau", 3, 1.0, 2.0)
+    assert (rd["paper_dedicated"], rd["paper_value"], rd["mean_at_paper"]) == (10, 10, 60.0)
+    rr = table.loc[("GSPT-RR", "stretch_sum")]
+    assert (rr["parameter"], rr["dedicated"], rr["value"], rr["mean"]) == ("c", 10, 0.2, -8.0)
+    assert rr["mean_at_paper"] == pytest.approx(-2.0)
+    tie = table.loc[("SPT-RD", "flow_sum")]
+    assert (tie["dedicated"], tie["value"]) == (1, 1.0)
+    assert list(table.index.get_level_values("label").unique()) == ["SPT-RD", "GSPT-RR"]  # the paper's variant order

@@ -45,6 +45,7 @@ __all__ = [
     "plan",
     "reproduce",
     "table_one",
+    "tuned_table",
     "write_campaigns",
     "write_report",
 ]
@@ -284,6 +285,46 @@ def metric_table(results: pd.DataFrame, labels=LABELS) -> pd.DataFrame:
     wide["_l"] = wide["label"].map({label: i for i, label in enumerate(present)})
     wide = wide.sort_values(["_t", "workload", "_l"]).drop(columns=["_t", "_l"]).reset_index(drop=True)
     return wide[["workload", "label", "n", *[c for c in columns if c in wide]]]
+
+
+TUNED_METRICS = ("stretch_sum", "stretch_max", "flow_sum")
+"""The objectives :func:`tuned_table` tunes for: the paper selected Table II on stretch (spec section 5)."""
+_VARIANTS = ("SPT-RD", "GSPT-RD", "SPT-RR", "GSPT-RR")
+
+
+def tuned_table(tuning: pd.DataFrame, metrics=TUNED_METRICS) -> pd.DataFrame:
+    """Table II recomputed from the tuning grids: per trace, redirection variant and metric, the grid point
+    (m_d as requested, and tau or c) with the lowest mean over windows, next to the paper's Table II point
+    and the mean this point gets here (NaN when the paper's point is not on the grid).
+
+    ``tuning``: one row per tuning run with ``workload``, ``policy``, ``param_dedicated``, ``param_tau``
+    or ``param_c`` and the ``metrics``. Ties go to the first grid point in (m_d, value) order.
+    """
+    done = _done(tuning)
+    tau = done["param_tau"] if "param_tau" in done else pd.Series(np.nan, index=done.index)
+    c = done["param_c"] if "param_c" in done else pd.Series(np.nan, index=done.index)
+    done = done.assign(value=tau.fillna(c))
+    means = done.groupby(["workload", "policy", "param_dedicated", "value"])[list(metrics)].mean().reset_index()
+    label_of = {name: label for label, name in _REGISTRY.items()}
+    rows = []
+    order = {name: i for i, name in enumerate(TRACES)}
+    keys = sorted(means[["workload", "policy"]].drop_duplicates().itertuples(index=False),
+                  key=lambda k: (order.get(k.workload, len(order)), k.workload, _VARIANTS.index(label_of[k.policy])))
+    for workload, policy in keys:
+        grid = means[(means["workload"] == workload) & (means["policy"] == policy)]
+        label = label_of[policy]
+        paper = TRACES[workload].table2.get(label) if workload in TRACES else None
+        at_paper = grid.iloc[:0] if paper is None else grid[(grid["param_dedicated"] == paper[0]) & np.isclose(grid["value"], paper[1])]
+        for metric in metrics:
+            best = grid.loc[grid[metric].idxmin()]
+            rows.append({
+                "workload": workload, "label": label, "metric": metric,
+                "parameter": "tau" if label.endswith("RD") else "c",
+                "dedicated": int(best["param_dedicated"]), "value": float(best["value"]), "mean": float(best[metric]),
+                "paper_dedicated": paper[0] if paper else math.nan, "paper_value": paper[1] if paper else math.nan,
+                "mean_at_paper": float(at_paper[metric].iloc[0]) if len(at_paper) else math.nan,
+            })
+    return pd.DataFrame(rows)
 
 
 # ---------------------------------------------------------------- claims
@@ -639,7 +680,8 @@ def claims_markdown(claims: list[Claim]) -> str:
 def write_report(out, results: pd.DataFrame, tuning: pd.DataFrame | None, plan_: Plan, *,
                  whole: dict[str, dict] | None = None, wall: float | None = None) -> list[Path]:
     """Write the report into ``out``: ``table1.csv``, ``metrics.csv`` (means per trace and policy),
-    ``runs.csv`` (every run), ``tuning.csv`` (with tuning), ``fig-<trace>.png`` (Figs 4-10 style),
+    ``runs.csv`` (every run), ``tuning.csv`` and ``tuned.csv`` (with tuning: every tuning run, and
+    :func:`tuned_table`), ``fig-<trace>.png`` (Figs 4-10 style),
     ``fig3-<trace>-<policy>.png`` (tuning), ``claims.md``, ``summary.md`` and ``summary.html``."""
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
@@ -650,9 +692,11 @@ def write_report(out, results: pd.DataFrame, tuning: pd.DataFrame | None, plan_:
     for name, frame in (("table1.csv", one), ("metrics.csv", metrics), ("runs.csv", results)):
         frame.to_csv(out / name, index=False, float_format="%.6g")
         written.append(out / name)
-    if tuning is not None and not tuning.empty:
+    tuned = tuned_table(tuning) if tuning is not None and not tuning.empty else None
+    if tuned is not None:
         tuning.to_csv(out / "tuning.csv", index=False, float_format="%.6g")
-        written.append(out / "tuning.csv")
+        tuned.to_csv(out / "tuned.csv", index=False, float_format="%.6g")
+        written += [out / "tuning.csv", out / "tuned.csv"]
     figures: list[tuple[str, str]] = []
     for workload in [w for w in TRACES if (results["workload"] == w).any()]:
         name = f"fig-{workload}.png"
@@ -694,6 +738,10 @@ def write_report(out, results: pd.DataFrame, tuning: pd.DataFrame | None, plan_:
     means = metrics.copy()
     lines = header + ["## Table I (means over our windows; paper_* = the paper's)", ""] + _markdown_table(shown_one)
     lines += ["", "## Metrics per trace and policy (means over windows)", ""] + _markdown_table(means)
+    tuned_caption = ("Table II recomputed: the best tuning grid point per trace, variant and metric (means over "
+                     "windows; value = tau for RD, c for RR; paper_* = the paper's Table II point, mean_at_paper = its mean here)")
+    if tuned is not None:
+        lines += ["", "## " + tuned_caption, ""] + _markdown_table(tuned)
     lines += ["", "## Claims", ""] + [f"{c.number}. {c.claim} **{c.verdict}**" for c in claims]
     lines += ["", "Details in claims.md; figures:", ""] + [f"- `{name}`: {caption}" for name, caption in figures]
     if len(failed):
@@ -706,7 +754,10 @@ def write_report(out, results: pd.DataFrame, tuning: pd.DataFrame | None, plan_:
             "td,th{border:1px solid #ccc;padding:2px 6px;text-align:right}td:first-child,td:nth-child(2){text-align:left}"
             "img{max-width:100%}</style></head><body>"]
     page += [f"<p>{esc(line.lstrip('# '))}</p>" for line in header if line.strip()]
-    page += ["<h2>Table I</h2>", _html_table(shown_one), "<h2>Metrics (means over windows)</h2>", _html_table(means), "<h2>Claims</h2>"]
+    page += ["<h2>Table I</h2>", _html_table(shown_one), "<h2>Metrics (means over windows)</h2>", _html_table(means)]
+    if tuned is not None:
+        page += [f"<h2>{esc(tuned_caption)}</h2>", _html_table(tuned)]
+    page.append("<h2>Claims</h2>")
     for claim in claims:
         page.append(f"<h3>{claim.number}. {esc(claim.claim)} <em>{esc(claim.verdict)}</em></h3><ul>"
                     + "".join(f"<li>{esc(line)}</li>" for line in claim.evidence) + "</ul>")
