@@ -16,7 +16,6 @@ from schedlab.engine import simulate
 from schedlab.platform import Machine
 from schedlab.policies import make_policy
 from schedlab.policies.rigid import Conservative
-from schedlab.policies.rigid.profile import Profile
 from schedlab.schedule import Instance
 from schedlab.validation import validate
 from schedlab.workload.jobs import JobTable
@@ -115,20 +114,19 @@ def test_conservative_rejects_unknown_options():
         simulate(Instance(jobs, Machine(1)), make_policy("conservative", {"compress": "sometimes"}))
 
 
-class ScanningProfile(Profile):
-    """A profile answering ``fits_now`` by the general search (``earliest`` before the job's own reservation
-    equals now): the reference for the prefix-minima test of :meth:`Profile.fits_now`."""
-
-    __slots__ = ()
-
-    def fits_now(self, procs, duration, until=float("inf")):
-        return self.earliest(procs, duration, bisect_left(self.times, until)) == self.times[0]
-
-
 class ScanningStartNow(Conservative):
-    def reset(self, ctx):
-        super().reset(ctx)
-        self.profile.__class__ = ScanningProfile
+    """Start-now compression by the plain rule of spec 000-ch4-5 section 4.2: every waiting job in queue
+    order, moved to now when the general search (``earliest`` before its own reservation) answers now. The
+    reference for the size-indexed queue and the prefix-minima test of the policy."""
+
+    def _compress(self, now):
+        profile = self.profile
+        for r in self.reserved:
+            row = self.row_of_rank[r]
+            old, k, d = self.res_start[row], self.procs[row], self.estimate[row]
+            if old > now and profile.earliest(k, d, bisect_left(profile.times, old)) == now:
+                profile.release(old, old + d, k)
+                self._reserve(row, now, now)
 
 
 @settings(max_examples=150)
