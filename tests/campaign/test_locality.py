@@ -75,12 +75,20 @@ def test_claim_checker_on_synthetic_tables():
     good = {"basic": (1, 1, 1), "beloc": (0.95, 0.9, 1.01), "beplat": (0.9, 0.8, 1.05)}
     bad = {"basic": (1, 1, 1), "beloc": (0.8, 0.7, 1.2), "beplat": (0.9, 0.8, 1.05)}
     claim = check_claim(_synthetic({"A": good, "B": good, "C": bad}))
-    assert claim.verdict == "holds" and "sum_flow: beplat best on 2 of 3 platform(s)" in claim.evidence
+    assert claim.verdict == "holds"
+    assert "sum_flow: Full Locality best on 2 of 3 platform(s); beplat alone best on 2, best of the best-effort variants on 2" in claim.evidence
     assert check_claim(_synthetic({"A": bad, "B": bad, "C": good})).verdict == "fails"
     mixed = {"basic": (1, 1, 1), "beloc": (0.8, 0.9, 1.01), "beplat": (0.9, 0.8, 1.05)}
     assert check_claim(_synthetic({"A": mixed, "B": mixed})).verdict == "partly"
     tied = {"basic": (1, 1, 1), "plat": (0.9, 0.8, 1.05), "beplat": (0.9, 0.8, 1.05)}  # tied-best counts as best
     assert check_claim(_synthetic({"A": tied})).verdict == "holds"
+    # the forced plat beats every variant, beplat beats the best-effort ones: Full Locality holds
+    forced = {"basic": (1, 1, 1), "beloc": (0.95, 0.9, 1.01), "beplat": (0.9, 0.8, 1.05), "plat": (0.85, 0.7, 1.1), "loc": (0.88, 0.75, 1.08)}
+    claim = check_claim(_synthetic({"A": forced, "B": forced}))
+    assert claim.verdict == "holds"
+    assert "success_rate: Full Locality best on 2 of 2 platform(s); beplat alone best on 0, best of the best-effort variants on 2" in claim.evidence
+    worse = {**forced, "loc": (0.8, 0.75, 1.08)}  # loc beats both on sum flow only
+    assert check_claim(_synthetic({"A": worse, "B": worse})).verdict == "partly"
     assert check_claim(_synthetic({"A": {"basic": (1, 1, 1)}})).verdict == "not measurable"
 
 
