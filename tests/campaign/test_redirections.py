@@ -322,7 +322,10 @@ def test_tuned_table_picks_the_best_grid_point_and_the_papers():
                              "param_dedicated": d, "param_tau": math.nan, "param_c": c,
                              "stretch_sum": 10 * c - d, "stretch_max": 1.0, "flow_sum": 1.0})
     rows.append({**rows[0], "state": "failed", "stretch_sum": -1e9})  # not done: ignored
-    table = tuned_table(pd.DataFrame(rows)).set_index(["label", "metric"])
+    frame = pd.DataFrame(rows)
+    for column in ("param_dedicated", "param_tau", "param_c"):  # as the store gives them: text
+        frame[column] = frame[column].map(lambda v: "" if v != v else str(v)).replace("", None)
+    table = tuned_table(frame).set_index(["label", "metric"])
     rd = table.loc[("SPT-RD", "stretch_sum")]
     assert (rd["parameter"], rd["dedicated"], rd["value"], rd["mean"]) == ("tau", 3, 1.0, 2.0)
     assert (rd["paper_dedicated"], rd["paper_value"], rd["mean_at_paper"]) == (10, 10, 60.0)

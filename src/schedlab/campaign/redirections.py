@@ -301,9 +301,11 @@ def tuned_table(tuning: pd.DataFrame, metrics=TUNED_METRICS) -> pd.DataFrame:
     or ``param_c`` and the ``metrics``. Ties go to the first grid point in (m_d, value) order.
     """
     done = _done(tuning)
-    tau = done["param_tau"] if "param_tau" in done else pd.Series(np.nan, index=done.index)
-    c = done["param_c"] if "param_c" in done else pd.Series(np.nan, index=done.index)
-    done = done.assign(value=tau.fillna(c))
+
+    def numbers(column):  # the store keeps parameters as text
+        return pd.to_numeric(done[column]) if column in done else pd.Series(np.nan, index=done.index)
+
+    done = done.assign(param_dedicated=numbers("param_dedicated"), value=numbers("param_tau").fillna(numbers("param_c")))
     means = done.groupby(["workload", "policy", "param_dedicated", "value"])[list(metrics)].mean().reset_index()
     label_of = {name: label for label, name in _REGISTRY.items()}
     rows = []
