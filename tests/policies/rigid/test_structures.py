@@ -99,32 +99,3 @@ def test_profile_earliest_before_a_reservation_matches_brute_force(reservations,
     fits = [t for t in range(60) if t < limit and all(usage[u] + procs <= n_procs for u in range(t, min(t + duration, int(min(limit, 60)))))]
     expected = fits[0] if fits else float("inf")
     assert profile.earliest(procs, float(duration), stop) == expected
-
-
-@given(st.lists(st.tuples(st.integers(0, 20), st.integers(1, 10), st.integers(1, 4)), max_size=12), st.integers(1, 4),
-       st.integers(1, 10), st.integers(1, 30), st.integers(0, 6))
-def test_profile_fits_now_matches_brute_force(reservations, procs, duration, own_start, now):
-    """``fits_now(k, d, until)``: k processors free over [now, now + d), everything free from ``until`` on;
-    asked again after a trim and after a further reservation, so the cached prefix minima must follow."""
-    n_procs = 4
-    profile = Profile(n_procs, 0.0)
-    usage = [0] * 80
-
-    def book(start, length, k):
-        if all(usage[t] + k <= n_procs for t in range(start, start + length)):
-            profile.reserve(float(start), float(start + length), k)
-            for t in range(start, start + length):
-                usage[t] += k
-
-    def expected(at, until):
-        return all(usage[u] + procs <= n_procs for u in range(at, min(at + duration, until)))
-
-    for start, length, k in reservations:
-        book(start, length, k)
-    assert profile.fits_now(procs, float(duration), float(own_start)) == expected(0, own_start)
-    assert profile.fits_now(procs, float(duration)) == expected(0, 80)
-    profile.trim(float(now))
-    until = max(own_start, now + 1)
-    assert profile.fits_now(procs, float(duration), float(until)) == expected(now, until)
-    book(now, 2, 1)
-    assert profile.fits_now(procs, float(duration), float(until)) == expected(now, until)

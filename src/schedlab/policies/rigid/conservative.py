@@ -28,7 +28,7 @@ processors (section 4.2).
 
 Guarantee: no reservation ever moves later (tested with hypothesis).
 Cost: O(B) per placement for B profile breakpoints; a compression costs
-O(B) per waiting job (start-now: O(log B) per waiting job, plus O(B) per move).
+O(B) per waiting job (start-now: O(R + B) numpy work per move, R waiting jobs).
 Forced allocators: O(B F) per placement or move, for F free ranges per slice.
 """
 
@@ -36,6 +36,8 @@ from __future__ import annotations
 
 import heapq
 from bisect import bisect_left, insort
+
+import numpy as np
 
 from schedlab.engine.simulator import Context
 from schedlab.errors import InputError, SchedlabError
@@ -111,6 +113,13 @@ class Conservative:
         self.wakeups: set[float] = set()
         self._sets = SetProfile(ctx.n_procs, 0.0) if forced else None  # processor-level reservations
         self.res_alloc: list = [None] * n if forced else []  # reserved processors (forced allocators)
+        # start-now compression on counts tests every waiting job at once (numpy mirrors of the job lists)
+        self._vector = self.compress == "start-now" and not forced
+        if self._vector:
+            self._np_rank_row = np.asarray(self.row_of_rank, dtype=np.int64)
+            self._np_procs = jobs.procs.astype(np.int64)
+            self._np_estimate = np.asarray(self.estimate, dtype=np.float64)
+            self._np_start = np.full(n, INF)
 
     def complete(self, rows: list[int], now: float) -> None:
         if self._sets is not None:
@@ -160,6 +169,8 @@ class Conservative:
             self.waiting[row] = True
             insort(self.reserved, r)
         self.res_start[row] = start
+        if self._vector:
+            self._np_start[row] = start
         heapq.heappush(self.starts, (start, r))
         if start > now and start not in self.wakeups:
             self.wakeups.add(start)
@@ -171,27 +182,55 @@ class Conservative:
         A job can only move to a breakpoint before its start where at least its
         processor count is free, so the maximum free count before its start
         (one C-level ``max`` over a list slice) rules most jobs out cheaply.
-        With ``start-now`` the only candidate is now: one bisection in the
-        profile's prefix minima (:meth:`Profile.fits_now`) per waiting job.
         """
+        if self._vector:
+            self._compress_now(now)
+            return
         profile, procs, estimate, res_start = self.profile, self.procs, self.estimate, self.res_start
         times, free = profile.times, profile.free
         row_of_rank = self.row_of_rank
-        start_now_only = self.compress == "start-now"
         for r in self.reserved:
             row = row_of_rank[r]
             old = res_start[row]
             if old <= now:
                 continue
-            k, d = procs[row], estimate[row]
-            if start_now_only:
-                new = now if profile.fits_now(k, d, old) else old
-            else:
-                stop = bisect_left(times, old)  # breakpoints strictly before old (>= 1: old > now = times[0])
-                new = profile.earliest(k, d, stop) if max(free[:stop]) >= k else old
+            k = procs[row]
+            stop = bisect_left(times, old)  # breakpoints strictly before old (>= 1: old > now = times[0])
+            if max(free[:stop]) < k:
+                continue
+            d = estimate[row]
+            new = profile.earliest(k, d, stop)
             if new < old:
                 profile.release(old, old + d, k)
                 self._reserve(row, new, now)
+
+    def _compress_now(self, now: float) -> None:
+        """Start-now compression on counts (spec 000-ch4-5 section 4.2), every waiting job tested at once.
+
+        Job j can start now iff ``k_j`` processors are free over ``[now, min(now + d_j, old_j))``: from its
+        own reservation ``old_j`` on they are its own. With the profile's prefix minima ``low`` and
+        ``i_j`` = the breakpoints before that bound, the test is ``low[i_j - 1] >= k_j``: numpy over the
+        waiting jobs in queue order. The first job that fits moves to now; the test is repeated, on the
+        changed profile, for the jobs after it, exactly as the one-job-at-a-time pass would see them.
+        Cost: O(R + B) numpy work per move, plus one pass, for R waiting jobs and B breakpoints.
+        """
+        profile = self.profile
+        rows = self._np_rank_row[np.fromiter(self.reserved, dtype=np.int64, count=len(self.reserved))]
+        procs, estimate = self._np_procs[rows], self._np_estimate[rows]
+        first = 0
+        while first < len(rows):
+            old = self._np_start[rows[first:]]
+            low = np.minimum.accumulate(np.asarray(profile.free))
+            bound = np.minimum(now + estimate[first:], old)
+            inside = np.maximum(np.searchsorted(np.asarray(profile.times), bound, side="left"), 1)
+            fits = np.flatnonzero((old > now) & (low[inside - 1] >= procs[first:]))
+            if not len(fits):
+                return
+            j = first + int(fits[0])
+            start, k, d = float(old[fits[0]]), int(procs[j]), float(estimate[j])
+            profile.release(start, start + d, k)
+            self._reserve(int(rows[j]), now, now)
+            first = j + 1
 
     def _start_due(self, now: float) -> None:
         starts, res_start, row_of_rank = self.starts, self.res_start, self.row_of_rank

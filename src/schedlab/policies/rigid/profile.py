@@ -12,7 +12,6 @@ twice the number of running and reserved jobs.
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
-from itertools import accumulate
 
 from schedlab.platform.intervals import IntervalSet
 
@@ -22,13 +21,12 @@ INF = float("inf")
 class Profile:
     """Free processors over time on a machine of ``n_procs`` processors, from ``now`` on."""
 
-    __slots__ = ("times", "free", "n_procs", "_low")
+    __slots__ = ("times", "free", "n_procs")
 
     def __init__(self, n_procs: int, now: float = 0.0) -> None:
         self.n_procs = n_procs
         self.times = [now]
         self.free = [n_procs]
-        self._low: list[int] | None = None  # prefix minima of free, built on demand by fits_now
 
     def __repr__(self) -> str:
         return f"Profile({list(zip(self.times, self.free))})"
@@ -40,7 +38,6 @@ class Profile:
         if i > 0:
             del times[:i]
             del self.free[:i]
-            self._low = None
         times[0] = now
 
     def free_at(self, t: float) -> int:
@@ -67,7 +64,6 @@ class Profile:
         j = self._split(end) if end != INF else len(self.times)
         free = self.free
         free[i:j] = [f + delta for f in free[i:j]]  # one comprehension: ~2x faster than indexed updates
-        self._low = None
         self._merge_at(j)
         self._merge_at(i)
 
@@ -89,23 +85,6 @@ class Profile:
         Cost: O(B), each breakpoint read at most twice.
         """
         return _earliest(self.times, self.free, procs, duration, stop)
-
-    def fits_now(self, procs: int, duration: float, until: float = INF) -> bool:
-        """Whether ``procs`` processors are free over ``[times[0], times[0] + duration)``, every processor
-        counting as free from ``until`` on: the question of :meth:`earliest` with ``stop`` at ``until`` (a
-        reservation starting at ``until`` that may only move to now), without looking at later starts.
-
-        Cost: a bisection, plus O(B) once per change of the profile to rebuild its prefix minima, so a
-        compression pass that moves few jobs tests each waiting job in O(log B).
-        """
-        if self.free[0] < procs:
-            return False
-        times = self.times
-        end = times[0] + duration
-        inside = bisect_left(times, end if end < until else until, 1)
-        if self._low is None:
-            self._low = list(accumulate(self.free, min))
-        return self._low[inside - 1] >= procs
 
 
 def _earliest(times: list, free: list, procs: int, duration: float, stop: int | None) -> float:
