@@ -98,9 +98,12 @@ class Dispatch(TaskPolicy):
                     del self.processor_of[k]
                     self.running[processor] = -1
                     self._dispatch(k, 1, now, threshold=False)
-                    if not self.batch:
+                    if self.batch:
+                        self._place(processor)  # idle with a queue until the batch ends
+                    else:
                         self._start_next(processor, now)
-                self._place(processor)
+                elif self.counter[k] == self.redirection.tau - 1:
+                    self.armed[0].add(processor)  # the next shorter arrival redirects k
         if self.batch:
             for processor, row in enumerate(self.running):
                 if row < 0 and self.waiting[processor]:
