@@ -15,7 +15,7 @@ import numpy as np
 from schedlab.errors import InputError
 from schedlab.workload.jobs import JobTable
 
-__all__ = ["arrival_rate", "exponential_releases", "uniform_tasks"]
+__all__ = ["SSM_RANGE", "arrival_rate", "exponential_releases", "ssm_like_tasks", "uniform_tasks"]
 
 
 def arrival_rate(load: float, mean_work: float) -> float:
@@ -71,3 +71,62 @@ def uniform_tasks(n: int, a: float, b: float, *, load: float | None = None, rate
     release = exponential_releases(n, arrival_rate(load, (a + b) / 2) if rate is None else rate, rng=rng)
     return JobTable.from_arrays(submit=release, run_time=p, requested_time=p, procs=np.ones(n, dtype=np.int64),
                                 source=f"uniform:{a:g},{b:g}")
+
+
+SSM_RANGE = (30.0, 216_000.0)
+"""Sequential times of the short-sequence-mapping tasks: 30 s to 2.5 days (Saule et al. 2014, section 7)."""
+
+
+def ssm_like_tasks(n: int, m: int, *, load: float, rng: np.random.Generator):
+    """An APPROXIMATION of the short-sequence-mapping workload: moldable tasks whose speed-up has steps.
+
+    Source: Saule, Bozdag and Catalyurek (2014), section 7, which describes the
+    workload (a 3-D decomposition x y z <= q of the mapping work, sequential
+    times from 30 s to 2.5 days, exponential inter-arrival times tuned to a
+    load) but gives neither its run-time formula nor how genome sizes and read
+    counts are drawn (its references [6] and [9]). This generator only mimics
+    those properties; results on it are not the paper's workload.
+    Guarantee: none; rows are non-increasing with flat steps (tested).
+    Cost: O(n m d) numpy for d decompositions per task (about 30).
+
+    Model (ours): p_1 log-uniform on [30 s, 2.5 days]; the genome is cut into
+    x parts, x a divisor of g ~ U{6, 8, 12, 16, 24}; the index into z in
+    {1, 2, 4} parts; the reads into y batches. A fraction alpha ~ U[0.01, 0.1]
+    of the work (index building) does not split over reads:
+    ``T(x, y, z) = p_1 ((1 - alpha) / (x y z) + alpha / (x z))`` and
+    ``p_q = min over x y z <= q of T``.
+
+    Parameters
+    ----------
+    n, m : int
+        Number of tasks and of processors the table covers.
+    load : float
+        Expected load (total sequential work over the release span).
+    rng : numpy Generator
+
+    Returns
+    -------
+    MoldableTasks
+    """
+    from schedlab.workload.moldable import MoldableTasks
+
+    if n < 1 or m < 1:
+        raise InputError("--n", field="n, m", value=(n, m), expected="integers >= 1")
+    low, high = SSM_RANGE
+    p1 = np.exp(rng.uniform(np.log(low), np.log(high), n))
+    genome = rng.choice(np.array([6, 8, 12, 16, 24]), n)
+    alpha = rng.uniform(0.01, 0.1, n)
+    release = exponential_releases(n, arrival_rate(load, (high - low) / np.log(high / low)), rng=rng)
+    q = np.arange(1, m + 1, dtype=np.float64)
+    times = np.repeat(p1[:, None], m, axis=1)
+    for g in np.unique(genome).tolist():
+        rows = np.flatnonzero(genome == g)
+        for x in [d for d in range(1, g + 1) if g % d == 0]:
+            for z in (1, 2, 4):
+                y = np.floor(q / (x * z))
+                ok = y >= 1
+                cost = (1 - alpha[rows, None]) / (x * z * np.where(ok, y, 1)) + alpha[rows, None] / (x * z)
+                times[rows] = np.where(ok, np.minimum(times[rows], p1[rows, None] * cost), times[rows])
+    times = np.minimum.accumulate(times, axis=1)
+    return MoldableTasks(id=np.arange(1, n + 1, dtype=np.int64), release=release, times=times,
+                         line=np.zeros(n, dtype=np.int64), source=f"ssm-like:load={load:g}")
