@@ -77,7 +77,7 @@ class MoldableTasks:
         ids = np.sort(self.id)
         if np.any(ids[1:] == ids[:-1]):
             dup = int(ids[1:][ids[1:] == ids[:-1]][0])
-            raise InputError(self.source, self._line(int(np.flatnonzero(self.id == dup)[0])), "id", dup, "unique task ids")
+            raise InputError(self.source, self._line(int(np.flatnonzero(self.id == dup)[1])), "id", dup, "unique task ids")
         bad = ~np.isfinite(self.release) | (self.release < 0)
         self._raise_first(bad, "release", self.release, "a finite time >= 0")
         times = self.times
