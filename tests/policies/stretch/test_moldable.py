@@ -11,7 +11,7 @@ from moldable_driver import run_moldable
 
 from schedlab.errors import InputError
 from schedlab.policies.stretch.dbos import dbos_plan, moldable_edf
-from schedlab.policies.stretch.iterative import iterative_plan
+from schedlab.policies.stretch.iterative import backfill, iterative_plan
 from schedlab.policies.stretch.moldable import DBOS, ImprovedIterative, Iterative, MoldableFCFS, ScojoLike
 from schedlab.policies.stretch.profile import build_profile, earliest_fit, smallest_fit
 from schedlab.policies.stretch.scojo import efficient_procs, scaled_procs
@@ -219,3 +219,29 @@ def test_smallest_fit_when_nothing_fits():
     T, F, size = build_profile(0.0, 2, np.array([5.0]), np.array([2]), 4)
     assert smallest_fit(T, F, size, np.array([3.0, 2.0]), 4.0)[0] == 0
     assert smallest_fit(T, F, size, np.array([3.0, 2.0]), 7.0)[:2] == (2, 5.0)
+
+
+@st.composite
+def convex_rows(draw, max_m=6, max_n=5):
+    m = draw(st.integers(2, max_m))
+    n = draw(st.integers(1, max_n))
+    rows = []
+    for _ in range(n):
+        drops = sorted(draw(st.lists(st.integers(0, 6), min_size=m - 1, max_size=m - 1)), reverse=True)
+        rows.append(np.concatenate([[50.0], 50.0 - np.cumsum(drops)]))
+    release = np.sort(np.array(draw(st.lists(st.integers(0, 5), min_size=n, max_size=n)), dtype=float))
+    return m, table(*rows, release=release)
+
+
+@settings(max_examples=60)
+@given(convex_rows())
+def test_improved_iterative_equals_iterative_on_convex_speedups(case):
+    """Saule et al. (2014), section 5.4: with decreasing run-time drops the best k is 1, so both variants agree."""
+    m, tasks = case
+    rows = np.arange(len(tasks))
+    a = iterative_plan(5.0, m, *NONE_RUNNING, rows, tasks.release, tasks.times)
+    b = iterative_plan(5.0, m, *NONE_RUNNING, rows, tasks.release, tasks.times, improved=True)
+    assert a.procs.tolist() == b.procs.tolist() and a.start.tolist() == b.start.tolist()
+    T, F, size = build_profile(5.0, m, *NONE_RUNNING, 1)
+    _, one_each = backfill(T, F, size, rows, tasks.release, tasks.times, np.ones(len(tasks), dtype=np.int64))
+    assert np.mean(a.start + tasks.times[rows, a.procs - 1] - tasks.release) <= one_each + 1e-9
