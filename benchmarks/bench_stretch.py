@@ -57,17 +57,24 @@ def _moldable(traces: str, policy: str) -> dict:
 
     sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests"))
     from moldable_driver import run_moldable  # the engine takes over when it chooses allocation sizes
-
     from schedlab.policies.stretch.moldable import DBOS, ImprovedIterative, Iterative, MoldableFCFS, ScojoLike
     from schedlab.stretch_metrics import stretch_summary
     from schedlab.workload.moldable import MoldableTasks, from_swf
 
-    make = {"dbos-1.5": lambda: DBOS(rho=1.5), "dbos-1": lambda: DBOS(rho=1.0), "fcfs-sequential": MoldableFCFS,
-            "scojo-like": ScojoLike, "iterative": Iterative, "improved-iterative": ImprovedIterative}[policy]
+    make = {
+        "dbos-1.5": lambda: DBOS(rho=1.5),
+        "dbos-1": lambda: DBOS(rho=1.0),
+        "fcfs-sequential": MoldableFCFS,
+        "scojo-like": ScojoLike,
+        "iterative": Iterative,
+        "improved-iterative": ImprovedIterative,
+    }[policy]
     warm_times = np.minimum.accumulate(np.array([[8.0 / j for j in range(1, 5)]] * 6), axis=1)
     warm = MoldableTasks(id=np.arange(1, 7), release=np.arange(6.0), times=warm_times, line=np.zeros(6, dtype=np.int64))
     run_moldable(warm, 4, make())
-    tasks = from_swf(os.path.join(traces, "SDSC-Par-1996-3.1-cln.swf.gz"), first=8000, m=512, rng=np.random.default_rng(1))
+    tasks = from_swf(
+        os.path.join(traces, "SDSC-Par-1996-3.1-cln.swf.gz"), first=8000, m=512, rng=np.random.default_rng(1)
+    )
     began = time.perf_counter()
     ctx = run_moldable(tasks, 512, make())
     seconds = time.perf_counter() - began
@@ -91,12 +98,24 @@ def main() -> None:
         return
     print("| workload | policy | tasks | m | simulate s | tasks/s | max stretch | mean stretch | load | peak MiB |")
     print("|---|---|--:|--:|--:|--:|--:|--:|--:|--:|")
-    cases = [(c, p) for c in SEQUENTIAL for p in SEQUENTIAL_POLICIES] + [("sdsc-par", p) for p in args.moldable_policies]
+    cases = [(c, p) for c in SEQUENTIAL for p in SEQUENTIAL_POLICIES] + [
+        ("sdsc-par", p) for p in args.moldable_policies
+    ]
     for case, policy in cases:
         command = [sys.executable, __file__, "--traces", args.traces, "--one", case, policy]
         r = json.loads(subprocess.run(command, capture_output=True, text=True, check=True).stdout)
-        cells = [case, policy, f"{r['tasks']:,}", str(r["m"]), f"{r['seconds']:.2f}", f"{r['tasks'] / r['seconds']:,.0f}",
-                 f"{r['max_stretch']:.3g}", f"{r['mean_stretch']:.3g}", f"{r['load']:.1f}", f"{r['peak_mib']:.0f}"]
+        cells = [
+            case,
+            policy,
+            f"{r['tasks']:,}",
+            str(r["m"]),
+            f"{r['seconds']:.2f}",
+            f"{r['tasks'] / r['seconds']:,.0f}",
+            f"{r['max_stretch']:.3g}",
+            f"{r['mean_stretch']:.3g}",
+            f"{r['load']:.1f}",
+            f"{r['peak_mib']:.0f}",
+        ]
         print("| " + " | ".join(cells) + " |", flush=True)
 
 

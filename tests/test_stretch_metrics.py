@@ -19,8 +19,14 @@ def test_summary_values():
     p1 = np.array([10.0, 10, 1])
     end = start + p1
     summary = stretch_summary(release, start, end, p1)
-    assert summary == {"max_stretch": 9.0, "mean_stretch": pytest.approx(4.0), "max_flow": 20.0,
-                       "mean_flow": 13.0, "load": 10.5, "delta": 10.0}
+    assert summary == {
+        "max_stretch": 9.0,
+        "mean_stretch": pytest.approx(4.0),
+        "max_flow": 20.0,
+        "mean_flow": 13.0,
+        "load": 10.5,
+        "delta": 10.0,
+    }
 
 
 def test_moldable_stretch_below_one():

@@ -27,7 +27,9 @@ def test_downey_starts_at_one_and_is_continuous(case):
     for b in breaks:
         if b >= 1:
             below, above = downey_speedup(b * (1 - 1e-12), a, sigma), downey_speedup(b * (1 + 1e-12), a, sigma)
-            assert below == pytest.approx(above, rel=1e-8) and downey_speedup(b, a, sigma) == pytest.approx(below, rel=1e-8)
+            assert below == pytest.approx(above, rel=1e-8) and downey_speedup(b, a, sigma) == pytest.approx(
+                below, rel=1e-8
+            )
     n = np.arange(1, 1200)
     assert np.all(np.diff(downey_speedup(n, a, sigma)) >= -1e-9)
     assert downey_speedup(5000, a, sigma) == pytest.approx(a)
@@ -44,13 +46,20 @@ def test_downey_values():
 
 def test_csv_round_trip(tmp_path):
     times = np.array([[8.0, 4, 4, 2], [3.0, 3, 3, 3]])
-    tasks = MoldableTasks(id=np.array([7, 9]), release=np.array([0.5, 2.0]), times=times, line=np.zeros(2, dtype=np.int64))
+    tasks = MoldableTasks(
+        id=np.array([7, 9]), release=np.array([0.5, 2.0]), times=times, line=np.zeros(2, dtype=np.int64)
+    )
     write_tasks_csv(tasks, tmp_path / "t.csv")
     assert (tmp_path / "t.csv").read_text() == "id,release,times\n7,0.5,8.0 4.0 4.0 2.0\n9,2.0,3.0\n"
     back = read_tasks_csv(tmp_path / "t.csv", m=4)
     assert back.times.tolist() == times.tolist() and back.id.tolist() == [7, 9]
-    downey = MoldableTasks(id=np.array([1]), release=np.array([0.0]), times=downey_times([50.0], [3.5], [0.7], 8),
-                           line=np.zeros(1, dtype=np.int64), downey=(np.array([3.5]), np.array([0.7])))
+    downey = MoldableTasks(
+        id=np.array([1]),
+        release=np.array([0.0]),
+        times=downey_times([50.0], [3.5], [0.7], 8),
+        line=np.zeros(1, dtype=np.int64),
+        downey=(np.array([3.5]), np.array([0.7])),
+    )
     write_tasks_csv(downey, tmp_path / "d.csv")
     assert read_tasks_csv(tmp_path / "d.csv", m=8).times.tobytes() == downey.times.tobytes()
 
@@ -63,18 +72,24 @@ def test_csv_sequential_and_short_tables(tmp_path):
     assert read_tasks_csv(tmp_path / "s.csv", m=4).times.tolist() == [[6, 3, 3, 3]]
 
 
-@pytest.mark.parametrize("text, message", [
-    ("id,p\n1,3\n", "t.csv:1: header = id,p, expected columns id, release and one of"),
-    ("id,release\n1,3\n", "(missing run times)"),
-    ("id,release,p\n1,-3,2\n", "t.csv:2: release = -3, expected a finite number >= 0"),
-    ("id,release,p\n1,0,2\n2,1,-1\n", "t.csv:3: p = -1, expected a finite number > 0"),
-    ("id,release,times\n1,0,4 5\n", "t.csv:2: task 1 times = 4 on 1 then 5 on 2 processors, expected run times non-increasing"),
-    ("id,release,p1,A,sigma\n1,0,10,0.5,1\n", "t.csv:2: A, sigma = 0.5, 1, expected A >= 1 and sigma >= 0"),
-    ("id,release,p1,A,sigma\n1,0,10,4,-1\n", "t.csv:2: sigma = -1, expected a finite number >= 0"),
-    ("id,release,p\n1,0,x\n", "t.csv:2: p = 'x', expected a number"),
-    ("id,release,p\n1,0,1\n1,2,1\n", "t.csv:3: id = 1, expected unique task ids"),
-    ("id,release,p\n1,0\n", "t.csv:2: fields = 2, expected 3"),
-])
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("id,p\n1,3\n", "t.csv:1: header = id,p, expected columns id, release and one of"),
+        ("id,release\n1,3\n", "(missing run times)"),
+        ("id,release,p\n1,-3,2\n", "t.csv:2: release = -3, expected a finite number >= 0"),
+        ("id,release,p\n1,0,2\n2,1,-1\n", "t.csv:3: p = -1, expected a finite number > 0"),
+        (
+            "id,release,times\n1,0,4 5\n",
+            "t.csv:2: task 1 times = 4 on 1 then 5 on 2 processors, expected run times non-increasing",
+        ),
+        ("id,release,p1,A,sigma\n1,0,10,0.5,1\n", "t.csv:2: A, sigma = 0.5, 1, expected A >= 1 and sigma >= 0"),
+        ("id,release,p1,A,sigma\n1,0,10,4,-1\n", "t.csv:2: sigma = -1, expected a finite number >= 0"),
+        ("id,release,p\n1,0,x\n", "t.csv:2: p = 'x', expected a number"),
+        ("id,release,p\n1,0,1\n1,2,1\n", "t.csv:3: id = 1, expected unique task ids"),
+        ("id,release,p\n1,0\n", "t.csv:2: fields = 2, expected 3"),
+    ],
+)
 def test_csv_errors_are_one_line(tmp_path, text, message):
     path = tmp_path / "t.csv"
     path.write_text(text)

@@ -71,13 +71,17 @@ class MoldableTasks:
         """Raise InputError on the first task that cannot be scheduled."""
         n = self.id.shape[0]
         if self.release.shape != (n,) or self.line.shape != (n,) or self.times.ndim != 2 or self.times.shape[0] != n:
-            raise InputError(self.source, message=f"moldable columns of mismatched shapes {self.release.shape}, {self.times.shape}")
+            raise InputError(
+                self.source, message=f"moldable columns of mismatched shapes {self.release.shape}, {self.times.shape}"
+            )
         if self.times.shape[1] < 1:
             raise InputError(self.source, message="no run time given (m = 0)")
         ids = np.sort(self.id)
         if np.any(ids[1:] == ids[:-1]):
             dup = int(ids[1:][ids[1:] == ids[:-1]][0])
-            raise InputError(self.source, self._line(int(np.flatnonzero(self.id == dup)[1])), "id", dup, "unique task ids")
+            raise InputError(
+                self.source, self._line(int(np.flatnonzero(self.id == dup)[1])), "id", dup, "unique task ids"
+            )
         bad = ~np.isfinite(self.release) | (self.release < 0)
         self._raise_first(bad, "release", self.release, "a finite time >= 0")
         times = self.times
@@ -87,9 +91,13 @@ class MoldableTasks:
         if rising.any():
             i = int(np.flatnonzero(rising)[0])
             j = int(np.flatnonzero(np.diff(times[i]) > 0)[0]) + 1
-            raise InputError(self.source, self._line(i), f"task {int(self.id[i])} times",
-                             f"{times[i, j - 1]:g} on {j} then {times[i, j]:g} on {j + 1} processors",
-                             "run times non-increasing in the processor count")
+            raise InputError(
+                self.source,
+                self._line(i),
+                f"task {int(self.id[i])} times",
+                f"{times[i, j - 1]:g} on {j} then {times[i, j]:g} on {j + 1} processors",
+                "run times non-increasing in the processor count",
+            )
 
     def _raise_first(self, bad: np.ndarray, field: str, values: np.ndarray, expected: str) -> None:
         if bad.any():
@@ -135,6 +143,11 @@ def from_swf(path: str | os.PathLike, *, first: int = 8000, m: int = 512, rng: n
     sigma = rng.uniform(0.0, 2.0, usable.size)
     p1 = run[usable] * downey_speedup(q, a, sigma)
     release = submit - submit.min()
-    return MoldableTasks(id=trace.columns["job_id"][usable].astype(np.int64), release=release,
-                         times=downey_times(p1, a, sigma, m), line=trace.line[usable], source=source,
-                         downey=(a, sigma))
+    return MoldableTasks(
+        id=trace.columns["job_id"][usable].astype(np.int64),
+        release=release,
+        times=downey_times(p1, a, sigma, m),
+        line=trace.line[usable],
+        source=source,
+        downey=(a, sigma),
+    )

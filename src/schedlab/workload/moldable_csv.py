@@ -68,8 +68,13 @@ def read_tasks_csv(path: str | os.PathLike, *, m: int) -> MoldableTasks:
     form = next((f for f in FORMS if all(name in header for name in f)), None)
     if missing or form is None:
         what = ", ".join(missing) if missing else "run times"
-        raise InputError(source, 1, "header", ",".join(header) or "(empty)",
-                         f"columns id, release and one of: times | p1, A, sigma | p (missing {what})")
+        raise InputError(
+            source,
+            1,
+            "header",
+            ",".join(header) or "(empty)",
+            f"columns id, release and one of: times | p1, A, sigma | p (missing {what})",
+        )
     col = {name: header.index(name) for name in header}
     ids, release, lines, rows = [], [], [], []
     for number, record in enumerate(reader, start=2):
@@ -86,8 +91,12 @@ def read_tasks_csv(path: str | os.PathLike, *, m: int) -> MoldableTasks:
         if form == ("times",):
             parts = record[col["times"]].split()
             if not parts:
-                raise InputError(source, number, "times", "(empty)", "space-separated run times on 1, 2, ... processors")
-            values = [_number(v, source, number, f"times[{j}]", positive=True) for j, v in enumerate(parts[:m], start=1)]
+                raise InputError(
+                    source, number, "times", "(empty)", "space-separated run times on 1, 2, ... processors"
+                )
+            values = [
+                _number(v, source, number, f"times[{j}]", positive=True) for j, v in enumerate(parts[:m], start=1)
+            ]
             rows.append(values + [values[-1]] * (m - len(values)))
         elif form == ("p",):
             rows.append(_number(record[col["p"]], source, number, "p", positive=True))
@@ -96,7 +105,9 @@ def read_tasks_csv(path: str | os.PathLike, *, m: int) -> MoldableTasks:
             a = _number(record[col["A"]], source, number, "A", positive=False)
             sigma = _number(record[col["sigma"]], source, number, "sigma", positive=False)
             if check_downey(a, sigma):
-                raise InputError(source, number, "A, sigma", f"{a:g}, {sigma:g}", "A >= 1 and sigma >= 0 (Downey's model)")
+                raise InputError(
+                    source, number, "A, sigma", f"{a:g}, {sigma:g}", "A >= 1 and sigma >= 0 (Downey's model)"
+                )
             rows.append((p1, a, sigma))
     if not ids:
         raise InputError(source, message="no task")
@@ -109,8 +120,14 @@ def read_tasks_csv(path: str | os.PathLike, *, m: int) -> MoldableTasks:
         p1, a, sigma = np.asarray(rows, dtype=np.float64).T
         times = downey_times(p1, a, sigma, m)
         downey = (a, sigma)
-    return MoldableTasks(id=np.asarray(ids, dtype=np.int64), release=np.asarray(release, dtype=np.float64),
-                         times=times, line=np.asarray(lines, dtype=np.int64), source=source, downey=downey)
+    return MoldableTasks(
+        id=np.asarray(ids, dtype=np.int64),
+        release=np.asarray(release, dtype=np.float64),
+        times=times,
+        line=np.asarray(lines, dtype=np.int64),
+        source=source,
+        downey=downey,
+    )
 
 
 def write_tasks_csv(tasks: MoldableTasks, path: str | os.PathLike) -> None:

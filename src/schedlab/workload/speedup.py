@@ -34,8 +34,9 @@ def downey_speedup(n, a, sigma) -> np.ndarray:
 
     Cost: O(size of the broadcast) numpy.
     """
-    n, a, sigma = np.broadcast_arrays(np.asarray(n, dtype=np.float64), np.asarray(a, dtype=np.float64),
-                                      np.asarray(sigma, dtype=np.float64))
+    n, a, sigma = np.broadcast_arrays(
+        np.asarray(n, dtype=np.float64), np.asarray(a, dtype=np.float64), np.asarray(sigma, dtype=np.float64)
+    )
     with np.errstate(divide="ignore", invalid="ignore"):
         low = a * n / (a + sigma * (n - 1) / 2)
         mid = a * n / (sigma * (a - 0.5) + n * (1 - sigma / 2))
@@ -52,6 +53,8 @@ def downey_times(p1, a, sigma, m: int) -> np.ndarray:
     """
     p1 = np.asarray(p1, dtype=np.float64)[:, None]
     j = np.arange(1, m + 1, dtype=np.float64)[None, :]
-    times = p1 / downey_speedup(j, np.asarray(a, dtype=np.float64)[:, None], np.asarray(sigma, dtype=np.float64)[:, None])
+    times = p1 / downey_speedup(
+        j, np.asarray(a, dtype=np.float64)[:, None], np.asarray(sigma, dtype=np.float64)[:, None]
+    )
     times[:, 0] = p1[:, 0]
     return np.minimum.accumulate(times, axis=1)

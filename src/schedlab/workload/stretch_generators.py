@@ -37,8 +37,9 @@ def exponential_releases(n: int, rate: float, *, rng: np.random.Generator) -> np
     return np.cumsum(gaps)
 
 
-def uniform_tasks(n: int, a: float, b: float, *, load: float | None = None, rate: float | None = None,
-                  rng: np.random.Generator) -> JobTable:
+def uniform_tasks(
+    n: int, a: float, b: float, *, load: float | None = None, rate: float | None = None, rng: np.random.Generator
+) -> JobTable:
     """``n`` sequential tasks with p ~ U[a, b] released by a Poisson process of the given rate or expected load.
 
     Source: Saule, Bozdag and Catalyurek (2014), section 4.1 (20,000 tasks,
@@ -69,8 +70,9 @@ def uniform_tasks(n: int, a: float, b: float, *, load: float | None = None, rate
         raise InputError("--load", message="give exactly one of the load and the arrival rate")
     p = rng.uniform(a, b, n)
     release = exponential_releases(n, arrival_rate(load, (a + b) / 2) if rate is None else rate, rng=rng)
-    return JobTable.from_arrays(submit=release, run_time=p, requested_time=p, procs=np.ones(n, dtype=np.int64),
-                                source=f"uniform:{a:g},{b:g}")
+    return JobTable.from_arrays(
+        submit=release, run_time=p, requested_time=p, procs=np.ones(n, dtype=np.int64), source=f"uniform:{a:g},{b:g}"
+    )
 
 
 SSM_RANGE = (30.0, 216_000.0)
@@ -128,5 +130,10 @@ def ssm_like_tasks(n: int, m: int, *, load: float, rng: np.random.Generator):
                 cost = (1 - alpha[rows, None]) / (x * z * np.where(ok, y, 1)) + alpha[rows, None] / (x * z)
                 times[rows] = np.where(ok, np.minimum(times[rows], p1[rows, None] * cost), times[rows])
     times = np.minimum.accumulate(times, axis=1)
-    return MoldableTasks(id=np.arange(1, n + 1, dtype=np.int64), release=release, times=times,
-                         line=np.zeros(n, dtype=np.int64), source=f"ssm-like:load={load:g}")
+    return MoldableTasks(
+        id=np.arange(1, n + 1, dtype=np.int64),
+        release=release,
+        times=times,
+        line=np.zeros(n, dtype=np.int64),
+        source=f"ssm-like:load={load:g}",
+    )

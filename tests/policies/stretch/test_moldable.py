@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from moldable_driver import run_moldable
 
+from moldable_driver import run_moldable
 from schedlab.errors import InputError
 from schedlab.policies.stretch.dbos import dbos_plan, moldable_edf
 from schedlab.policies.stretch.iterative import backfill, iterative_plan
@@ -134,9 +134,12 @@ def test_moldable_edf_meets_deadlines_with_minimal_counts(state):
     deadline = tasks.release + stretch * tasks.p1
     reservations = [(10.0, e, k) for e, k in zip(run_end.tolist(), run_procs.tolist())]
     for i in np.argsort(deadline, kind="stable"):
-        fits = [j for j in range(1, m + 1)
-                if naive_earliest(reservations, 10.0, m, j, tasks.times[i, j - 1]) + tasks.times[i, j - 1]
-                <= deadline[i] + 1e-9]
+        fits = [
+            j
+            for j in range(1, m + 1)
+            if naive_earliest(reservations, 10.0, m, j, tasks.times[i, j - 1]) + tasks.times[i, j - 1]
+            <= deadline[i] + 1e-9
+        ]
         if not fits:
             assert not ok
             return
@@ -201,10 +204,16 @@ def test_same_input_same_run():
     assert a.start_time.tobytes() == b.start_time.tobytes() and a.alloc == b.alloc
 
 
-@pytest.mark.parametrize("policy, match", [
-    (DBOS(rho=0.0), "rho"), (DBOS(rho=-1.0), "rho"), (DBOS(eps=2.0), "eps"),
-    (ScojoLike(utilisation=1.5), "utilisation"), (ScojoLike(window=1), "window"),
-])
+@pytest.mark.parametrize(
+    "policy, match",
+    [
+        (DBOS(rho=0.0), "rho"),
+        (DBOS(rho=-1.0), "rho"),
+        (DBOS(eps=2.0), "eps"),
+        (ScojoLike(utilisation=1.5), "utilisation"),
+        (ScojoLike(window=1), "window"),
+    ],
+)
 def test_bad_parameters(policy, match):
     with pytest.raises(InputError, match=match):
         run_moldable(table(EIGHT), 4, policy)

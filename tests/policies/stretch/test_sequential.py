@@ -5,13 +5,12 @@ from __future__ import annotations
 
 import itertools
 import math
-from functools import lru_cache
+from functools import cache
 
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from task_cases import tasks
 
 from schedlab.engine import simulate
 from schedlab.errors import InputError
@@ -20,6 +19,7 @@ from schedlab.policies.stretch.edf import edf_order, list_schedule
 from schedlab.policies.stretch.planners import dasedf_stretch
 from schedlab.policies.stretch.sequential import split_groups
 from schedlab.validation import validate
+from task_cases import tasks
 
 
 def run(instance, policy):
@@ -104,16 +104,22 @@ def test_reservation_sends_a_task_to_the_auxiliary_part():
     assert run(instance, DASEDF(reserved=1)).start.tolist() == [0, 10]
 
 
-@pytest.mark.parametrize("policy, match", [
-    (DASEDF(validity="other"), "validity"), (DASEDF(reserved=3), "reserved"), (Split(groups=3), "groups"),
-    (Split(base="easy"), "base"), (DASEDF(eps=0.0), "eps"),
-])
+@pytest.mark.parametrize(
+    "policy, match",
+    [
+        (DASEDF(validity="other"), "validity"),
+        (DASEDF(reserved=3), "reserved"),
+        (Split(groups=3), "groups"),
+        (Split(base="easy"), "base"),
+        (DASEDF(eps=0.0), "eps"),
+    ],
+)
 def test_bad_parameters(policy, match):
     with pytest.raises(InputError, match=match):
         simulate(tasks([0], [1], m=2), policy)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _one_machine(release: tuple, p: tuple) -> float:
     best = math.inf
     for order in itertools.permutations(range(len(p))):

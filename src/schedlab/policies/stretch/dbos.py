@@ -56,8 +56,16 @@ def _moldable_edf(T0, F0, size0, rows, release, p1, times, stretch):
     return True, start, procs
 
 
-def moldable_edf(now: float, m: int, run_end: np.ndarray, run_procs: np.ndarray, rows: np.ndarray,
-                 release: np.ndarray, times: np.ndarray, stretch: float) -> tuple[bool, np.ndarray, np.ndarray]:
+def moldable_edf(
+    now: float,
+    m: int,
+    run_end: np.ndarray,
+    run_procs: np.ndarray,
+    rows: np.ndarray,
+    release: np.ndarray,
+    times: np.ndarray,
+    stretch: float,
+) -> tuple[bool, np.ndarray, np.ndarray]:
     """MoldableEDF(S): ``(feasible, start, procs)`` for the pending ``rows`` (in (release, id) order).
 
     Source: Saule, Bozdag and Catalyurek (2014), Algorithm 2, lines 9-19 (its
@@ -83,8 +91,18 @@ def moldable_edf(now: float, m: int, run_end: np.ndarray, run_procs: np.ndarray,
     return _moldable_edf(T, F, size, rows, release, times[:, 0], times, stretch)
 
 
-def dbos_plan(now: float, m: int, run_end: np.ndarray, run_procs: np.ndarray, rows: np.ndarray,
-              release: np.ndarray, times: np.ndarray, *, rho: float = 1.5, eps: float = 1e-3) -> MoldablePlan:
+def dbos_plan(
+    now: float,
+    m: int,
+    run_end: np.ndarray,
+    run_procs: np.ndarray,
+    rows: np.ndarray,
+    release: np.ndarray,
+    times: np.ndarray,
+    *,
+    rho: float = 1.5,
+    eps: float = 1e-3,
+) -> MoldablePlan:
     """DBOS(rho): the plan of MoldableEDF at the smallest feasible S, relaxed to rho times its maximum stretch.
 
     Source: Saule, Bozdag and Catalyurek (2014), Algorithm 2, lines 1-7.

@@ -93,8 +93,17 @@ def _iterate(T, F, size, rows, release, times, improved):
     return start, procs
 
 
-def iterative_plan(now: float, m: int, run_end: np.ndarray, run_procs: np.ndarray, rows: np.ndarray,
-                   release: np.ndarray, times: np.ndarray, *, improved: bool = False) -> MoldablePlan:
+def iterative_plan(
+    now: float,
+    m: int,
+    run_end: np.ndarray,
+    run_procs: np.ndarray,
+    rows: np.ndarray,
+    release: np.ndarray,
+    times: np.ndarray,
+    *,
+    improved: bool = False,
+) -> MoldablePlan:
     """The Iterative (or Improved Iterative) plan of the pending ``rows``, in (release, id) order.
 
     Source: Sabin et al. (2006); Saule, Bozdag and Catalyurek (2014), section 5.4.

@@ -35,8 +35,12 @@ class _MoldablePolicy:
         self.ctx = ctx
         tasks = ctx.moldable
         if tasks.n_procs < ctx.n_procs:
-            raise InputError(tasks.source, field="run-time table", value=f"{tasks.n_procs} processor counts",
-                             expected=f"at least the machine size {ctx.n_procs}")
+            raise InputError(
+                tasks.source,
+                field="run-time table",
+                value=f"{tasks.n_procs} processor counts",
+                expected=f"at least the machine size {ctx.n_procs}",
+            )
         self.m = ctx.n_procs
         self.times = np.ascontiguousarray(tasks.times[:, : self.m])
         self.release = tasks.release

@@ -22,8 +22,9 @@ from schedlab.policies.stretch.search import smallest_valid
 __all__ = ["DasedfPlanner", "FcfsPlanner", "dasedf_stretch", "predicted_stretch"]
 
 
-def dasedf_stretch(now: float, avail: np.ndarray, release: np.ndarray, p: np.ndarray, *,
-                   eps: float = 1e-3, validity: str = "exact") -> float:
+def dasedf_stretch(
+    now: float, avail: np.ndarray, release: np.ndarray, p: np.ndarray, *, eps: float = 1e-3, validity: str = "exact"
+) -> float:
     """DASEDF's target stretch: the smallest S found valid by binary search.
 
     Source: Saule, Bozdag and Catalyurek (2014), section 3.2 and Theorem 3.3.
@@ -60,11 +61,14 @@ def dasedf_stretch(now: float, avail: np.ndarray, release: np.ndarray, p: np.nda
     p_min = float(p.min())
     upper = lower + (float(p.sum()) + float(avail.max()) - now) / p_min
     if validity == "exact":
+
         def valid(s: float) -> bool:
             return meets_deadlines(avail, release, p, s)
     else:
+
         def valid(s: float) -> bool:
             return paper_test(avail, now, release, p, s)
+
     return smallest_valid(lower, upper, valid, eps=eps)
 
 
@@ -93,7 +97,9 @@ class DasedfPlanner:
 
     def __post_init__(self) -> None:
         if self.validity not in VALIDITY_TESTS:
-            raise InputError("policy", field="dasedf validity", value=self.validity, expected=" or ".join(VALIDITY_TESTS))
+            raise InputError(
+                "policy", field="dasedf validity", value=self.validity, expected=" or ".join(VALIDITY_TESTS)
+            )
         if not 0 < self.eps < 1:
             raise InputError("policy", field="dasedf eps", value=self.eps, expected="0 < eps < 1")
 

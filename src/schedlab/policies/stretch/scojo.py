@@ -64,8 +64,15 @@ def _plan(T0, F0, size0, now, rows, times, target):
     return start, procs
 
 
-def scojo_like_plan(now: float, m: int, run_end: np.ndarray, run_procs: np.ndarray, rows: np.ndarray,
-                    times: np.ndarray, target: np.ndarray) -> MoldablePlan:
+def scojo_like_plan(
+    now: float,
+    m: int,
+    run_end: np.ndarray,
+    run_procs: np.ndarray,
+    rows: np.ndarray,
+    times: np.ndarray,
+    target: np.ndarray,
+) -> MoldablePlan:
     """Step 3 for the pending ``rows`` (FCFS order) with their scaled counts ``target``.
 
     Guarantee: none (an approximation of SCOJO-P); every count is in [1, target] (tested).

@@ -13,7 +13,7 @@ Cost: O(log log(hi / lo) + log(1 / eps)) calls of ``valid``.
 from __future__ import annotations
 
 import math
-from typing import Callable
+from collections.abc import Callable
 
 __all__ = ["smallest_valid"]
 

@@ -21,9 +21,9 @@ orders its pending tasks and its idle processors take the first ones (lowest
 processor id first), so both policies are work-conserving. Started tasks
 never move; pending ones are re-planned at every event.
 
-Cost: per event, O(1) without a queue; with one, one plan of the part's
-pending tasks (FCFS: O(n); DASEDF: a binary search of O(n log n) tests).
-Idle processors are heaps; no scan of all processors or tasks.
+Cost: per event, O(log m) without a queue; with one, one plan of the part's
+pending tasks (FCFS: O(n); DASEDF: a binary search of O(n log n) tests) and
+one O(m) numpy read of the availabilities. Idle processors are heaps.
 """
 
 from __future__ import annotations
@@ -72,8 +72,12 @@ class _PartedPolicy:
         jobs = ctx.jobs
         wide = np.flatnonzero(jobs.procs != 1)
         if wide.size:
-            raise InputError("policy", field=f"{self.name} workload", value=f"{wide.size} parallel job(s)",
-                             expected="sequential tasks (1 processor each)")
+            raise InputError(
+                "policy",
+                field=f"{self.name} workload",
+                value=f"{wide.size} parallel job(s)",
+                expected="sequential tasks (1 processor each)",
+            )
         self.ctx = ctx
         self.release = jobs.submit
         self.p = jobs.run_time
@@ -138,8 +142,12 @@ class _Reserving(_PartedPolicy):
 
     def _bounds(self, n_procs: int) -> list[tuple[int, int]]:
         if not 0 <= self.reserved < n_procs:
-            raise InputError("policy", field=f"{self.name} reserved", value=self.reserved,
-                             expected=f"0 <= X < {n_procs} (the machine size)")
+            raise InputError(
+                "policy",
+                field=f"{self.name} reserved",
+                value=self.reserved,
+                expected=f"0 <= X < {n_procs} (the machine size)",
+            )
         if not self.threshold > 0:
             raise InputError("policy", field=f"{self.name} threshold", value=self.threshold, expected="T > 0")
         main = n_procs - self.reserved
@@ -177,8 +185,9 @@ class DASEDF(_Reserving):
 
     name = "dasedf"
 
-    def __init__(self, *, eps: float = 1e-3, validity: str = "exact", reserved: int = 0,
-                 threshold: float = math.inf) -> None:
+    def __init__(
+        self, *, eps: float = 1e-3, validity: str = "exact", reserved: int = 0, threshold: float = math.inf
+    ) -> None:
         self.eps = eps
         self.validity = validity
         self.reserved = reserved
@@ -265,8 +274,12 @@ class Split(_PartedPolicy):
 
     def _bounds(self, n_procs: int) -> list[tuple[int, int]]:
         if self.groups < 2 or n_procs % self.groups:
-            raise InputError("policy", field="split groups", value=self.groups,
-                             expected=f"an integer >= 2 dividing the machine size {n_procs}")
+            raise InputError(
+                "policy",
+                field="split groups",
+                value=self.groups,
+                expected=f"an integer >= 2 dividing the machine size {n_procs}",
+            )
         width = n_procs // self.groups
         return [(g * width, (g + 1) * width) for g in range(self.groups)]
 
