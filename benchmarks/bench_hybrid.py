@@ -58,12 +58,21 @@ def main(argv: list[str] | None = None) -> int:
                 if schedule.search is not None and algo.moldable:
                     best_lower = max(best_lower, schedule.search.lower)
                 mib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-                rows.append((name, statistics.median(times), schedule.search.n_steps if schedule.search else None,
-                             makespan, mib))
+                rows.append(
+                    (
+                        name,
+                        statistics.median(times),
+                        schedule.search.n_steps if schedule.search else None,
+                        makespan,
+                        mib,
+                    )
+                )
             print(f"| {label} | (generation) | {gen:.3f} | | | | |")
             for name, sec, steps, makespan, mib in rows:
-                print(f"| {label} | {name} | {sec:.3f} | {steps if steps is not None else '-'} | {makespan:.2f} "
-                      f"| {makespan / best_lower:.3f} | {mib:.0f} |")
+                print(
+                    f"| {label} | {name} | {sec:.3f} | {steps if steps is not None else '-'} | {makespan:.2f} "
+                    f"| {makespan / best_lower:.3f} | {mib:.0f} |"
+                )
             sys.stdout.flush()
     return 0
 

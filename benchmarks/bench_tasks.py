@@ -62,10 +62,23 @@ def main() -> None:
     if args.one:
         print(json.dumps(one_run(args.trace, args.days, args.seed, args.one)))
         return
-    print("| policy | params | tasks | m | read s | simulate s | validate s | total s | tasks/s | mean stretch | peak MiB |")
+    print(
+        "| policy | params | tasks | m | read s | simulate s | validate s | total s | tasks/s | mean stretch | peak MiB |"
+    )
     print("|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|")
     for policy in args.policies:
-        command = [sys.executable, __file__, "--trace", args.trace, "--days", str(args.days), "--seed", str(args.seed), "--one", policy]
+        command = [
+            sys.executable,
+            __file__,
+            "--trace",
+            args.trace,
+            "--days",
+            str(args.days),
+            "--seed",
+            str(args.seed),
+            "--one",
+            policy,
+        ]
         r = json.loads(subprocess.run(command, capture_output=True, text=True, check=True).stdout)
         params = " ".join(f"{k}={v}" for k, v in POLICIES[policy].items()) or "-"
         cells = [policy, params, f"{r['tasks']:,}", str(r["procs"])]

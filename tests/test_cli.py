@@ -33,7 +33,11 @@ def test_simulate_writes_jobs_and_metrics(tmp_path, data_dir):
     assert jobs["job_id"].tolist() == [1, 2, 7]
     assert jobs["starting_time"].tolist() == [0, 10, 100]
     assert jobs["finish_time"].tolist() == [100, 60, 110]
-    assert jobs["final_state"].tolist() == ["COMPLETED_SUCCESSFULLY", "COMPLETED_SUCCESSFULLY", "COMPLETED_WALLTIME_REACHED"]
+    assert jobs["final_state"].tolist() == [
+        "COMPLETED_SUCCESSFULLY",
+        "COMPLETED_SUCCESSFULLY",
+        "COMPLETED_WALLTIME_REACHED",
+    ]
     assert jobs["allocated_resources"].tolist() == ["0-3", "4-5", "0-15"]
     metrics = json.loads((out / "metrics.json").read_text())
     assert metrics["wait_max"] == 40 and metrics["n_killed"] == 1 and metrics["n_jobs"] == 3
@@ -60,7 +64,9 @@ def test_simulate_table_names_the_policy_and_metrics(data_dir):
 
 def test_same_run_twice_gives_byte_identical_files(tmp_path, data_dir):
     for name in ("a", "b"):
-        assert invoke("simulate", data_dir / "tiny.swf", "-p", "conservative", "-o", tmp_path / name, "-q").exit_code == 0
+        assert (
+            invoke("simulate", data_dir / "tiny.swf", "-p", "conservative", "-o", tmp_path / name, "-q").exit_code == 0
+        )
     for file in ("jobs.csv", "metrics.json"):
         assert (tmp_path / "a" / file).read_bytes() == (tmp_path / "b" / file).read_bytes()
 
@@ -70,7 +76,10 @@ def test_same_run_twice_gives_byte_identical_files(tmp_path, data_dir):
     [
         (["simulate", "{data}/missing.swf"], r"missing.swf: no such file"),
         (["simulate", "{data}/bad_field.swf"], r"bad_field.swf:3: field 8"),
-        (["simulate", "{data}/tiny.swf", "--policy", "nope"], r"policy = nope, expected one of conservative, easy, fcfs"),
+        (
+            ["simulate", "{data}/tiny.swf", "--policy", "nope"],
+            r"policy = nope, expected one of conservative, easy, fcfs",
+        ),
         (["simulate", "{data}/tiny.swf", "--param", "depth=2"], r"depth"),
         (["simulate", "{data}/tiny.swf", "--param", "order"], r"expected key=value"),
         (["simulate", "{data}/tiny.swf", "--param", "order=lifo"], r"order = lifo"),

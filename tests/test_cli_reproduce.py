@@ -32,7 +32,7 @@ def test_tiny_grid_writes_everything(tmp_path):
     names = list(experiment_algorithms())
     assert tuple(runs[0]) == RUN_COLUMNS
     assert len(runs) == 4 * len(names)
-    assert [r["algorithm"] for r in runs[:len(names)]] == names
+    assert [r["algorithm"] for r in runs[: len(names)]] == names
     assert {(r["n"], r["k"]) for r in runs} == {("8", "1"), ("8", "2"), ("16", "1"), ("16", "2")}
     for r in runs:
         if r["algorithm"] == "approx32":
@@ -41,7 +41,8 @@ def test_tiny_grid_writes_everything(tmp_path):
     steps = read(out / "steps.csv")
     assert tuple(steps[0]) == STEP_COLUMNS
     assert len([s for s in steps if s["algorithm"] == "approx2"]) == sum(
-        int(r["steps"]) for r in runs if r["algorithm"] == "approx2")
+        int(r["steps"]) for r in runs if r["algorithm"] == "approx2"
+    )
     summary = read(out / "summary.csv")
     assert len(summary) == 4 * len(names)
     md = (out / "summary.md").read_text()

@@ -11,9 +11,18 @@ from schedlab.platform.hybrid import HybridInstance, read_hybrid, write_hybrid
 
 runner = CliRunner()
 
-EXAMPLE_A = HybridInstance.from_tasks(4, 1, [
-    ([4, 4, 4, 4], 12), ([7, 4, 3, 2.5], 3), ([12, 6.5, 5, 4], 8), ([9, 9, 9, 9], 20), ([30, 16, 11, 9], 6),
-], ids=[1, 2, 3, 4, 5])
+EXAMPLE_A = HybridInstance.from_tasks(
+    4,
+    1,
+    [
+        ([4, 4, 4, 4], 12),
+        ([7, 4, 3, 2.5], 3),
+        ([12, 6.5, 5, 4], 8),
+        ([9, 9, 9, 9], 20),
+        ([30, 16, 11, 9], 6),
+    ],
+    ids=[1, 2, 3, 4, 5],
+)
 
 
 def invoke(*args):
@@ -61,7 +70,13 @@ def test_errors_are_one_line(tmp_path):
         (("solve", "hybrid", "--generate", "n=2,m=1,k=1", "--algo", "foo"), "--algo = foo"),
         (("solve", "hybrid", "--generate", "n=2,m=1"), "expected also k"),
         (("solve", "hybrid", "--generate", "n=2,m=1,k=x"), "k = x, expected an integer"),
-        (("solve", "hybrid",), "give either INSTANCE or --generate"),
+        (
+            (
+                "solve",
+                "hybrid",
+            ),
+            "give either INSTANCE or --generate",
+        ),
         (("solve", "hybrid", "--generate", "n=2,m=1,k=0", "--algo", "gpu-only"), "gpu-only"),
     ]
     for args, message in cases:

@@ -15,8 +15,22 @@ runner = CliRunner()
 
 
 def test_tasks_simulate_json(traces_dir):
-    args = ["tasks", "simulate", str(traces_dir / "KTH-SP2-1996-2.1-cln.swf.gz"), "--window", "15d", "--seed", "3",
-            "-p", "gspt-rd", "-P", "dedicated=2", "-P", "tau=1", "--json"]
+    args = [
+        "tasks",
+        "simulate",
+        str(traces_dir / "KTH-SP2-1996-2.1-cln.swf.gz"),
+        "--window",
+        "15d",
+        "--seed",
+        "3",
+        "-p",
+        "gspt-rd",
+        "-P",
+        "dedicated=2",
+        "-P",
+        "tau=1",
+        "--json",
+    ]
     first = runner.invoke(app, args)
     assert first.exit_code == 0, first.output
     data = json.loads(first.stdout)
@@ -31,7 +45,9 @@ def test_tasks_simulate_refuses_a_parallel_policy_parameter(data_dir):
     assert result.exit_code == 1 and "order" in result.stderr
 
 
-@pytest.mark.parametrize(("text", "seconds"), [("7d", 604800), ("12h", 43200), ("30m", 1800), ("90", 90), ("1w", 604800)])
+@pytest.mark.parametrize(
+    ("text", "seconds"), [("7d", 604800), ("12h", 43200), ("30m", 1800), ("90", 90), ("1w", 604800)]
+)
 def test_parse_duration(text, seconds):
     assert parse_duration(text) == seconds
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from strategies import rigid_instances
 
 from schedlab.engine import simulate
 from schedlab.errors import InputError
@@ -21,6 +20,7 @@ from schedlab.policies import POLICIES, make_policy
 from schedlab.schedule import Instance
 from schedlab.validation import validate
 from schedlab.workload.jobs import JobTable
+from strategies import rigid_instances
 
 NAMES = sorted(POLICIES)
 

@@ -10,7 +10,7 @@ import inspect
 import json
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 from rich.console import Console
@@ -20,8 +20,8 @@ from rich.table import Table
 from schedlab.cli_campaign import campaign_app
 from schedlab.cli_gantt import gantt
 from schedlab.cli_reproduce import reproduce_app
-from schedlab.cli_tasks import tasks_app
 from schedlab.cli_solve import solve_app
+from schedlab.cli_tasks import tasks_app
 from schedlab.errors import InputError, SchedlabError
 
 app = typer.Typer(
@@ -44,7 +44,9 @@ _debug = False
 
 
 @app.callback()
-def _options(debug: Annotated[bool, typer.Option("--debug", help="Show the full traceback of errors.")] = False) -> None:
+def _options(
+    debug: Annotated[bool, typer.Option("--debug", help="Show the full traceback of errors.")] = False,
+) -> None:
     global _debug
     _debug = debug
 
@@ -95,21 +97,42 @@ def _number(value) -> str:
 @app.command()
 def simulate(
     trace: Annotated[Path, typer.Argument(help="SWF trace (.swf or .swf.gz) or Batsim JSON workload.")],
-    policy: Annotated[str, typer.Option("--policy", "-p", help="Registered policy (see `schedlab policies`).")] = "easy",
-    param: Annotated[list[str], typer.Option("--param", "-P", help="Policy parameter KEY=VALUE, repeatable (e.g. order=sjf).")] = [],
-    procs: Annotated[Optional[int], typer.Option(help="Machine size P (default: the trace header's MaxProcs).")] = None,
-    status: Annotated[Optional[int], typer.Option(help="Keep only jobs with this SWF status (e.g. 1 = completed).")] = None,
-    window: Annotated[Optional[str], typer.Option(help="Keep only jobs submitted in START:END (seconds, trace clock).")] = None,
-    out_dir: Annotated[Optional[Path], typer.Option("--out", "-o", help="Directory for jobs.csv and metrics.json.")] = None,
+    policy: Annotated[
+        str, typer.Option("--policy", "-p", help="Registered policy (see `schedlab policies`).")
+    ] = "easy",
+    param: Annotated[
+        list[str], typer.Option("--param", "-P", help="Policy parameter KEY=VALUE, repeatable (e.g. order=sjf).")
+    ] = [],
+    procs: Annotated[int | None, typer.Option(help="Machine size P (default: the trace header's MaxProcs).")] = None,
+    status: Annotated[
+        int | None, typer.Option(help="Keep only jobs with this SWF status (e.g. 1 = completed).")
+    ] = None,
+    window: Annotated[
+        str | None, typer.Option(help="Keep only jobs submitted in START:END (seconds, trace clock).")
+    ] = None,
+    out_dir: Annotated[
+        Path | None, typer.Option("--out", "-o", help="Directory for jobs.csv and metrics.json.")
+    ] = None,
     force: Annotated[bool, typer.Option(help="Overwrite a non-empty --out directory.")] = False,
     seed: Annotated[int, typer.Option(help="Seed of the policy's random draws.")] = 0,
     tau: Annotated[float, typer.Option(help="Bounded-slowdown threshold in seconds.")] = 10.0,
-    check: Annotated[bool, typer.Option("--validate/--no-validate", help="Check the schedule with the independent validator.")] = True,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the metrics as JSON on stdout instead of a table.")] = False,
+    check: Annotated[
+        bool, typer.Option("--validate/--no-validate", help="Check the schedule with the independent validator.")
+    ] = True,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print the metrics as JSON on stdout instead of a table.")
+    ] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar, no table.")] = False,
-    allocator: Annotated[Optional[str], typer.Option(help="Allocation step: basic, becont, cont, beloc, loc, beplat, plat (NAME[:OPTION]).")] = None,
-    platform: Annotated[Optional[str], typer.Option(help="Fat-tree platform, e.g. fat-tree:1,2,8,240 or clusters:512,16.")] = None,
-    penalty: Annotated[Optional[str], typer.Option(help="Run-time penalty of spread allocations: none, linear:F or quadratic:F (needs --platform).")] = None,
+    allocator: Annotated[
+        str | None, typer.Option(help="Allocation step: basic, becont, cont, beloc, loc, beplat, plat (NAME[:OPTION]).")
+    ] = None,
+    platform: Annotated[
+        str | None, typer.Option(help="Fat-tree platform, e.g. fat-tree:1,2,8,240 or clusters:512,16.")
+    ] = None,
+    penalty: Annotated[
+        str | None,
+        typer.Option(help="Run-time penalty of spread allocations: none, linear:F or quadratic:F (needs --platform)."),
+    ] = None,
 ) -> None:
     """Simulate an online POLICY on TRACE, print its metrics, and write jobs.csv and metrics.json to --out."""
     from schedlab.engine.runtime import parse_penalty
@@ -135,8 +158,17 @@ def simulate(
         instance, report = load_instance(trace, procs=procs, status=status, window=filter_window, platform=tree)
         show = not quiet and not as_json
         with _progress(len(instance.jobs), enabled=show and err.is_terminal) as progress:
-            result = run(instance, policy, params, seed=seed, tau=tau, check=check, progress=progress, report=report,
-                         penalty=penalty)
+            result = run(
+                instance,
+                policy,
+                params,
+                seed=seed,
+                tau=tau,
+                check=check,
+                progress=progress,
+                report=report,
+                penalty=penalty,
+            )
         if out_dir is not None:
             result.write(out_dir, force=force)
     if as_json:
@@ -165,7 +197,9 @@ def _progress(total: int, *, enabled: bool):
 
 def _metrics_table(result) -> Table:
     m = result.metrics
-    table = Table(title=f"{result.info['policy']} on {Path(result.info['workload']).name} (P={result.info['n_procs']:,})")
+    table = Table(
+        title=f"{result.info['policy']} on {Path(result.info['workload']).name} (P={result.info['n_procs']:,})"
+    )
     table.add_column("metric")
     for column in ("mean", "max", "L2 norm"):
         table.add_column(column, justify="right")
@@ -194,9 +228,7 @@ def policies() -> None:
     table = Table("policy", "parameters (defaults)", "description")
     for name, cls in sorted(POLICIES.items()):
         signature = inspect.signature(cls.__init__)
-        params = ", ".join(
-            f"{p.name}={p.default}" for p in signature.parameters.values() if p.kind is p.KEYWORD_ONLY
-        )
+        params = ", ".join(f"{p.name}={p.default}" for p in signature.parameters.values() if p.kind is p.KEYWORD_ONLY)
         doc = (inspect.getdoc(cls) or "").splitlines()[0]
         table.add_row(name, params or "-", doc)
     out.print(table)
@@ -205,7 +237,7 @@ def policies() -> None:
 @trace_app.command("info")
 def trace_info(
     trace: Annotated[Path, typer.Argument(help="SWF trace (.swf or .swf.gz).")],
-    procs: Annotated[Optional[int], typer.Option(help="Machine size P (default: the header's MaxProcs).")] = None,
+    procs: Annotated[int | None, typer.Option(help="Machine size P (default: the header's MaxProcs).")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
 ) -> None:
     """Size, span, load, job-size and run-time distributions of TRACE, and what the default filters drop."""
@@ -224,9 +256,11 @@ def trace_info(
 def trace_convert(
     source: Annotated[Path, typer.Argument(help="SWF trace (.swf, .swf.gz) or Batsim JSON workload (.json).")],
     target: Annotated[Path, typer.Argument(help="Output: .json (Batsim) or .swf / .swf.gz.")],
-    procs: Annotated[Optional[int], typer.Option(help="Machine size P (default: the header's MaxProcs, or nb_res).")] = None,
-    status: Annotated[Optional[int], typer.Option(help="Keep only jobs with this SWF status.")] = None,
-    window: Annotated[Optional[str], typer.Option(help="Keep only jobs submitted in START:END seconds.")] = None,
+    procs: Annotated[
+        int | None, typer.Option(help="Machine size P (default: the header's MaxProcs, or nb_res).")
+    ] = None,
+    status: Annotated[int | None, typer.Option(help="Keep only jobs with this SWF status.")] = None,
+    window: Annotated[str | None, typer.Option(help="Keep only jobs submitted in START:END seconds.")] = None,
     force: Annotated[bool, typer.Option(help="Overwrite TARGET.")] = False,
 ) -> None:
     """Convert a workload between SWF and Batsim JSON, with the same filters as `simulate` (reported)."""
@@ -263,4 +297,3 @@ def _summary_table(summary: dict) -> Table:
             text = _number(value) if isinstance(value, (int, float)) else str(value)
         table.add_row(key.replace("_", " "), text)
     return table
-

@@ -10,19 +10,24 @@ import json
 import sys
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 from rich.console import Console
 from rich.table import Table
 
-campaign_app = typer.Typer(help="Run, follow, query and report experiment campaigns (TOML specifications).", no_args_is_help=True)
+campaign_app = typer.Typer(
+    help="Run, follow, query and report experiment campaigns (TOML specifications).", no_args_is_help=True
+)
 
 _out = Console(highlight=False)
 _err = Console(stderr=True, highlight=False)
 
 SpecArg = Annotated[Path, typer.Argument(help="Campaign specification (TOML).")]
-StoreOpt = Annotated[Optional[Path], typer.Option("--store", help="Result directory (default: the spec's `store`, else SPEC.store next to it).")]
+StoreOpt = Annotated[
+    Path | None,
+    typer.Option("--store", help="Result directory (default: the spec's `store`, else SPEC.store next to it)."),
+]
 
 
 @contextmanager
@@ -36,11 +41,18 @@ def _errors():
 @campaign_app.command("run")
 def campaign_run(
     spec: SpecArg,
-    jobs: Annotated[Optional[int], typer.Option("--jobs", "-j", min=1, help="Local worker processes (default: all cores; 1 runs in this process).")] = None,
-    scheduler: Annotated[Optional[str], typer.Option("--scheduler", help="Dask scheduler address (tcp://host:8786): run on that cluster.")] = None,
+    jobs: Annotated[
+        int | None,
+        typer.Option(
+            "--jobs", "-j", min=1, help="Local worker processes (default: all cores; 1 runs in this process)."
+        ),
+    ] = None,
+    scheduler: Annotated[
+        str | None, typer.Option("--scheduler", help="Dask scheduler address (tcp://host:8786): run on that cluster.")
+    ] = None,
     store: StoreOpt = None,
     retry_failed: Annotated[bool, typer.Option("--retry-failed", help="Run again the runs stored as failed.")] = False,
-    limit: Annotated[Optional[int], typer.Option("--limit", min=0, help="Run at most N pending runs, then stop.")] = None,
+    limit: Annotated[int | None, typer.Option("--limit", min=0, help="Run at most N pending runs, then stop.")] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar, no summary.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print the outcome as JSON.")] = False,
 ) -> None:
@@ -78,7 +90,10 @@ def campaign_run(
         if outcome.failed:
             _out.print(f"see the errors with: schedlab campaign status {spec} --failed", markup=False)
     if outcome.lost:
-        _err.print(f"error: {len(outcome.lost)} runs lost (worker died), e.g. {outcome.lost[0][1]}; run again to retry them", markup=False)
+        _err.print(
+            f"error: {len(outcome.lost)} runs lost (worker died), e.g. {outcome.lost[0][1]}; run again to retry them",
+            markup=False,
+        )
         raise typer.Exit(1)
 
 
@@ -87,10 +102,23 @@ def _progress(*, enabled: bool):
     if not enabled:
         yield None
         return
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
 
     bar = Progress(
-        TextColumn("runs"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), TimeRemainingColumn(), console=_err, transient=True
+        TextColumn("runs"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+        console=_err,
+        transient=True,
     )
     with bar:
         task = bar.add_task("runs", total=None)
@@ -142,7 +170,10 @@ def campaign_status(
     table.add_row("all", "", *(str(totals[key]) for key in ("done", "failed", "pending")))
     _out.print(table)
     for record in errors:
-        _out.print(f"{record['run_id']} {record['workload']} {record['label']} window {record['window_index']}: {record['error']}", markup=False)
+        _out.print(
+            f"{record['run_id']} {record['workload']} {record['label']} window {record['window_index']}: {record['error']}",
+            markup=False,
+        )
 
 
 @campaign_app.command("query")
@@ -181,12 +212,19 @@ def _cell(value) -> str:
 @campaign_app.command("report")
 def campaign_report(
     spec: SpecArg,
-    out_dir: Annotated[Path, typer.Option("--out", "-o", help="Directory for summary.csv, runs.parquet, PNG plots and index.html.")],
+    out_dir: Annotated[
+        Path, typer.Option("--out", "-o", help="Directory for summary.csv, runs.parquet, PNG plots and index.html.")
+    ],
     store: StoreOpt = None,
     force: Annotated[bool, typer.Option(help="Write into a non-empty --out directory.")] = False,
-    metric: Annotated[list[str], typer.Option("--metric", "-m", help="Metric to report, repeatable (default: the spec's `metrics`).")] = [],
+    metric: Annotated[
+        list[str], typer.Option("--metric", "-m", help="Metric to report, repeatable (default: the spec's `metrics`).")
+    ] = [],
     baseline: Annotated[
-        Optional[str], typer.Option("--baseline", "-b", help="Policy label to normalise to: metric / baseline's, per window and repetition.")
+        str | None,
+        typer.Option(
+            "--baseline", "-b", help="Policy label to normalise to: metric / baseline's, per window and repetition."
+        ),
     ] = None,
 ) -> None:
     """Write tables (mean, median, 95% CI), box plots per policy and one self-contained HTML page.
@@ -201,6 +239,8 @@ def campaign_report(
         campaign = load_campaign(spec, store=store)
         for name in metric:
             if name not in metric_names():
-                raise InputError("--metric", field="--metric", value=name, expected=f"one of {', '.join(metric_names())}")
+                raise InputError(
+                    "--metric", field="--metric", value=name, expected=f"one of {', '.join(metric_names())}"
+                )
         written = write_report(campaign, out_dir, force=force, metrics=metric or None, baseline=baseline)
     _err.print(f"wrote {len(written)} files to {out_dir} (open {out_dir / 'index.html'})", markup=False)

@@ -3,19 +3,23 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
 
 def gantt(
     jobs_csv: Annotated[Path, typer.Argument(help="A run's jobs.csv (ours or Batsim's).")],
-    out: Annotated[Optional[Path], typer.Option("--out", "-o", help="Image to write: .png, .svg or .pdf.")] = None,
-    html: Annotated[Optional[Path], typer.Option("--html", help="Zoomable, self-contained HTML page to write (plotly).")] = None,
-    start: Annotated[Optional[float], typer.Option("--from", help="Start of the view (s, run clock).")] = None,
-    end: Annotated[Optional[float], typer.Option("--to", help="End of the view (s).")] = None,
-    procs: Annotated[Optional[int], typer.Option(help="Machine size (default: highest processor used + 1).")] = None,
-    max_rectangles: Annotated[int, typer.Option(help="Draw ranges one by one up to this many; aggregate beyond.")] = 20_000,
+    out: Annotated[Path | None, typer.Option("--out", "-o", help="Image to write: .png, .svg or .pdf.")] = None,
+    html: Annotated[
+        Path | None, typer.Option("--html", help="Zoomable, self-contained HTML page to write (plotly).")
+    ] = None,
+    start: Annotated[float | None, typer.Option("--from", help="Start of the view (s, run clock).")] = None,
+    end: Annotated[float | None, typer.Option("--to", help="End of the view (s).")] = None,
+    procs: Annotated[int | None, typer.Option(help="Machine size (default: highest processor used + 1).")] = None,
+    max_rectangles: Annotated[
+        int, typer.Option(help="Draw ranges one by one up to this many; aggregate beyond.")
+    ] = 20_000,
 ) -> None:
     """Draw JOBS_CSV's Gantt chart (every allocation, or busy fractions when the view holds too many) to --out
     (an image) and/or --html (a zoomable page); at least one of them."""
@@ -36,4 +40,8 @@ def gantt(
 
             written.append((html, gantt_html(jobs_csv, html, **view)))
     for path, drawn in written:
-        cli.out.print(f"wrote {path}: {drawn['jobs']:,} jobs, {drawn['ranges']:,} ranges ({drawn['mode']})", markup=False, soft_wrap=True)
+        cli.out.print(
+            f"wrote {path}: {drawn['jobs']:,} jobs, {drawn['ranges']:,} ranges ({drawn['mode']})",
+            markup=False,
+            soft_wrap=True,
+        )

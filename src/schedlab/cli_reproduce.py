@@ -37,7 +37,7 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 from time import perf_counter
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
@@ -77,46 +77,83 @@ def _tables(runs) -> list[tuple[str, list[str], list[list[str]]]]:
 
     tables = []
     overall = aggregate(runs)
-    tables.append((
-        "All instances",
-        ["algorithm", "runs", "makespan / APPROX-3/2", "makespan / best LB", "max makespan / best LB",
-         "best (share)", "seconds", "bisection steps", "mean |F(j)|"],
-        [[r["algorithm"], str(r["runs"]), _fmt(r["ratio_reference"]), _fmt(r["ratio_lower_bound"]),
-          _fmt(r["max_ratio_lower_bound"]), _fmt(r["wins"], 2), _fmt(r["seconds"], 4), _fmt(r["steps"], 1),
-          _fmt(r["mean_sets"], 2)] for r in overall],
-    ))
+    tables.append(
+        (
+            "All instances",
+            [
+                "algorithm",
+                "runs",
+                "makespan / APPROX-3/2",
+                "makespan / best LB",
+                "max makespan / best LB",
+                "best (share)",
+                "seconds",
+                "bisection steps",
+                "mean |F(j)|",
+            ],
+            [
+                [
+                    r["algorithm"],
+                    str(r["runs"]),
+                    _fmt(r["ratio_reference"]),
+                    _fmt(r["ratio_lower_bound"]),
+                    _fmt(r["max_ratio_lower_bound"]),
+                    _fmt(r["wins"], 2),
+                    _fmt(r["seconds"], 4),
+                    _fmt(r["steps"], 1),
+                    _fmt(r["mean_sets"], 2),
+                ]
+                for r in overall
+            ],
+        )
+    )
     for key, label in (("n", "n"), ("m", "m"), ("k", "k")):
-        for column, title in (("ratio_reference", "makespan / APPROX-3/2"),
-                              ("ratio_lower_bound", "makespan / best LB")):
+        for column, title in (
+            ("ratio_reference", "makespan / APPROX-3/2"),
+            ("ratio_lower_bound", "makespan / best LB"),
+        ):
             if key != "n" and column == "ratio_lower_bound":
                 continue
             rows = aggregate(runs, by=(key,))
             values = sorted({r[key] for r in rows})
             names = list(dict.fromkeys(r["algorithm"] for r in rows))
             cell = {(r["algorithm"], r[key]): r[column] for r in rows}
-            tables.append((f"Mean {title} per {label}", ["algorithm", *(f"{label} = {v}" for v in values)],
-                           [[a, *(_fmt(cell.get((a, v), math.nan)) for v in values)] for a in names]))
+            tables.append(
+                (
+                    f"Mean {title} per {label}",
+                    ["algorithm", *(f"{label} = {v}" for v in values)],
+                    [[a, *(_fmt(cell.get((a, v), math.nan)) for v in values)] for a in names],
+                )
+            )
     return tables
 
 
 def _markdown(tables, header: str) -> str:
     lines = [header, ""]
     for title, head, rows in tables:
-        lines += [f"## {title}", "", "| " + " | ".join(head) + " |",
-                  "|" + "|".join(["---"] + ["---:"] * (len(head) - 1)) + "|"]
+        lines += [
+            f"## {title}",
+            "",
+            "| " + " | ".join(head) + " |",
+            "|" + "|".join(["---"] + ["---:"] * (len(head) - 1)) + "|",
+        ]
         lines += ["| " + " | ".join(r) + " |" for r in rows]
         lines.append("")
     return "\n".join(lines)
 
 
 def _html(tables, header: str, figures) -> str:
-    parts = ["<!DOCTYPE html>", '<html><head><meta charset="utf-8"><title>schedlab: hybrid reproduction</title>',
-             "<style>table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:2px 6px;"
-             "text-align:right}td:first-child{text-align:left}</style></head><body>"]
+    parts = [
+        "<!DOCTYPE html>",
+        '<html><head><meta charset="utf-8"><title>schedlab: hybrid reproduction</title>',
+        "<style>table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:2px 6px;"
+        "text-align:right}td:first-child{text-align:left}</style></head><body>",
+    ]
     parts += [f"<p>{html.escape(line)}</p>" for line in header.splitlines() if line.strip()]
     for title, head, rows in tables:
-        parts.append(f"<h2>{html.escape(title)}</h2><table><tr>"
-                     + "".join(f"<th>{html.escape(h)}</th>" for h in head) + "</tr>")
+        parts.append(
+            f"<h2>{html.escape(title)}</h2><table><tr>" + "".join(f"<th>{html.escape(h)}</th>" for h in head) + "</tr>"
+        )
         parts += ["<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in r) + "</tr>" for r in rows]
         parts.append("</table>")
     for name, caption in figures.items():
@@ -128,14 +165,23 @@ def _html(tables, header: str, figures) -> str:
 @reproduce_app.command("hybrid")
 def hybrid(
     out_dir: Annotated[Path, typer.Option("--out", "-o", help="Directory for CSVs, tables and figures.")],
-    quick: Annotated[bool, typer.Option(help="Small sub-grid (n <= 100, m <= 64, k in {1, 4}; under a minute).")] = False,
+    quick: Annotated[
+        bool, typer.Option(help="Small sub-grid (n <= 100, m <= 64, k in {1, 4}; under a minute).")
+    ] = False,
     jobs: Annotated[int, typer.Option(help="Worker processes (results do not depend on it, timings do).")] = 1,
-    seed: Annotated[int, typer.Option(help="Master seed; each instance's seed derives from (seed, n, m, k, sample).")] = 0,
-    samples: Annotated[Optional[int], typer.Option(help="Instances per (n, m, k) (default: 10, or 1 with --quick).")] = None,
-    n: Annotated[Optional[list[int]], typer.Option("--n", help="Task counts (repeatable; replaces the grid's).")] = None,
-    m: Annotated[Optional[list[int]], typer.Option("--m", help="CPU counts (repeatable; replaces the grid's).")] = None,
-    k: Annotated[Optional[list[int]], typer.Option("--k", help="GPU counts (repeatable; replaces the grid's).")] = None,
-    algo: Annotated[Optional[str], typer.Option("--algo", "-a", help="Comma-separated algorithms (default: all; approx32 is always run).")] = None,
+    seed: Annotated[
+        int, typer.Option(help="Master seed; each instance's seed derives from (seed, n, m, k, sample).")
+    ] = 0,
+    samples: Annotated[
+        int | None, typer.Option(help="Instances per (n, m, k) (default: 10, or 1 with --quick).")
+    ] = None,
+    n: Annotated[list[int] | None, typer.Option("--n", help="Task counts (repeatable; replaces the grid's).")] = None,
+    m: Annotated[list[int] | None, typer.Option("--m", help="CPU counts (repeatable; replaces the grid's).")] = None,
+    k: Annotated[list[int] | None, typer.Option("--k", help="GPU counts (repeatable; replaces the grid's).")] = None,
+    algo: Annotated[
+        str | None,
+        typer.Option("--algo", "-a", help="Comma-separated algorithms (default: all; approx32 is always run)."),
+    ] = None,
     force: Annotated[bool, typer.Option(help="Write into a non-empty --out directory.")] = False,
     quiet: Annotated[bool, typer.Option(help="No progress on stderr.")] = False,
 ) -> None:
@@ -145,8 +191,15 @@ def hybrid(
     with _one_line_errors():
         from schedlab.errors import InputError
         from schedlab.offline.hybrid.experiment import (
-            FULL_GRID, QUICK_GRID, RUN_COLUMNS, STEP_COLUMNS, aggregate, expand_grid, experiment_algorithms,
-            grid_to_dict, run_experiment,
+            FULL_GRID,
+            QUICK_GRID,
+            RUN_COLUMNS,
+            STEP_COLUMNS,
+            aggregate,
+            expand_grid,
+            experiment_algorithms,
+            grid_to_dict,
+            run_experiment,
         )
         from schedlab.report.hybrid_plots import FIGURES, plot_hybrid_figures
 
@@ -186,20 +239,34 @@ def hybrid(
         write_csv(out_dir / "steps.csv", steps, STEP_COLUMNS)
         summary = aggregate(runs, by=("n", "m", "k"))
         write_csv(out_dir / "summary.csv", summary, list(summary[0]) if summary else ["algorithm"])
-        header = (f"# Seed 003 ch. 3 reproduction: {len(configs)} instances "
-                  f"(n {list(grid.n)}, m {list(grid.m)}, k {list(grid.k)}, {grid.samples} per size), "
-                  f"seed {seed}, {len(runs) // max(len(configs), 1)} algorithms, {wall:.1f} s with {jobs} job(s).\n\n"
-                  "Ratios are per-instance ratios averaged; best LB = max(area, longest task, every λ "
-                  "rejected by APPROX-3/2 or APPROX-2); approx32-mk = APPROX-3/2 with objective='makespan' "
-                  "and repack=True.")
+        header = (
+            f"# Seed 003 ch. 3 reproduction: {len(configs)} instances "
+            f"(n {list(grid.n)}, m {list(grid.m)}, k {list(grid.k)}, {grid.samples} per size), "
+            f"seed {seed}, {len(runs) // max(len(configs), 1)} algorithms, {wall:.1f} s with {jobs} job(s).\n\n"
+            "Ratios are per-instance ratios averaged; best LB = max(area, longest task, every λ "
+            "rejected by APPROX-3/2 or APPROX-2); approx32-mk = APPROX-3/2 with objective='makespan' "
+            "and repack=True."
+        )
         tables = _tables(runs)
         (out_dir / "summary.md").write_text(_markdown(tables, header))
         plot_hybrid_figures(runs, steps, out_dir)
         (out_dir / "summary.html").write_text(_html(tables, header, FIGURES))
-        (out_dir / "experiment.json").write_text(json.dumps(
-            {"experiment": "hybrid", "seed": seed, "quick": quick, "jobs": jobs, "grid": grid_to_dict(grid),
-             "instances": len(configs), "algorithms": list(dict.fromkeys(r["algorithm"] for r in runs)),
-             "wall_seconds": wall}, indent=1) + "\n")
+        (out_dir / "experiment.json").write_text(
+            json.dumps(
+                {
+                    "experiment": "hybrid",
+                    "seed": seed,
+                    "quick": quick,
+                    "jobs": jobs,
+                    "grid": grid_to_dict(grid),
+                    "instances": len(configs),
+                    "algorithms": list(dict.fromkeys(r["algorithm"] for r in runs)),
+                    "wall_seconds": wall,
+                },
+                indent=1,
+            )
+            + "\n"
+        )
     if not quiet:
         typer.echo(f"{len(configs)} instances, {len(runs)} runs in {wall:.1f} s; wrote {out_dir}")
 
@@ -228,16 +295,29 @@ def _run_counter(quiet: bool):
 
 @reproduce_app.command("redirections")
 def redirections(
-    out_dir: Annotated[Path, typer.Option("--out", "-o", help="Directory for campaigns, store, tables, figures and claims.")],
-    quick: Annotated[bool, typer.Option(help="3 windows of KTH-SP2 and HPC2N, Table II parameters only (about a minute).")] = False,
-    tuning: Annotated[bool, typer.Option(help="Also run the tuning grids (RD: tau x m_d; RR: c x m_d, b = 0.02).")] = False,
+    out_dir: Annotated[
+        Path, typer.Option("--out", "-o", help="Directory for campaigns, store, tables, figures and claims.")
+    ],
+    quick: Annotated[
+        bool, typer.Option(help="3 windows of KTH-SP2 and HPC2N, Table II parameters only (about a minute).")
+    ] = False,
+    tuning: Annotated[
+        bool, typer.Option(help="Also run the tuning grids (RD: tau x m_d; RR: c x m_d, b = 0.02).")
+    ] = False,
     jobs: Annotated[int, typer.Option(help="Worker processes (results do not depend on it).")] = 1,
     seed: Annotated[int, typer.Option(help="Master seed: window draws and random redirections.")] = 0,
     traces: Annotated[Path, typer.Option("--traces", help="Folder holding the PWA traces.")] = Path("../shared/traces"),
-    windows: Annotated[Optional[int], typer.Option(help="Windows per trace (default 20, or 3 with --quick).")] = None,
-    trace: Annotated[Optional[list[str]], typer.Option("--trace", help="Trace names to run (repeatable; default: all 5, or 2 with --quick).")] = None,
-    m_mode: Annotated[str, typer.Option("--m-mode", help="Processors per window: formula (round(m/Q)) or table1 (Table I's count).")] = "formula",
-    count_if_idle: Annotated[bool, typer.Option(help="GSPT-RD counts arrivals while a main processor is idle (spec A5; literal reading).")] = True,
+    windows: Annotated[int | None, typer.Option(help="Windows per trace (default 20, or 3 with --quick).")] = None,
+    trace: Annotated[
+        list[str] | None,
+        typer.Option("--trace", help="Trace names to run (repeatable; default: all 5, or 2 with --quick)."),
+    ] = None,
+    m_mode: Annotated[
+        str, typer.Option("--m-mode", help="Processors per window: formula (round(m/Q)) or table1 (Table I's count).")
+    ] = "formula",
+    count_if_idle: Annotated[
+        bool, typer.Option(help="GSPT-RD counts arrivals while a main processor is idle (spec A5; literal reading).")
+    ] = True,
     force: Annotated[bool, typer.Option(help="Write into a non-empty --out (its stored runs are reused).")] = False,
     quiet: Annotated[bool, typer.Option(help="No progress on stderr.")] = False,
 ) -> None:
@@ -249,25 +329,49 @@ def redirections(
         from schedlab.campaign.redirections import plan, reproduce
 
         _check_campaign_options(out_dir, force, jobs, ("--windows", windows))
-        chosen = plan(traces, quick=quick, tuning=tuning, seed=seed, windows=windows, traces=trace, m_mode=m_mode,
-                      count_if_idle=count_if_idle)
+        chosen = plan(
+            traces,
+            quick=quick,
+            tuning=tuning,
+            seed=seed,
+            windows=windows,
+            traces=trace,
+            m_mode=m_mode,
+            count_if_idle=count_if_idle,
+        )
         summary = reproduce(out_dir, chosen, jobs=jobs, progress=_run_counter(quiet))
     if not quiet:
         verdicts = ", ".join(f"{k}: {v}" for k, v in summary["claims"].items())
-        typer.echo(f"{summary['runs']} runs ({summary['failed']} not done) in {summary['wall_seconds']:.1f} s; "
-                   f"claims {verdicts}; wrote {out_dir}")
+        typer.echo(
+            f"{summary['runs']} runs ({summary['failed']} not done) in {summary['wall_seconds']:.1f} s; "
+            f"claims {verdicts}; wrote {out_dir}"
+        )
 
 
 @reproduce_app.command("locality-ch5")
 def locality_ch5(
-    out_dir: Annotated[Path, typer.Option("--out", "-o", help="Directory for campaigns, store, tables, figures and claims.")],
-    quick: Annotated[bool, typer.Option(help="2 instances of KTH-SP2 and HPC2N, best-effort allocators only (seconds).")] = False,
+    out_dir: Annotated[
+        Path, typer.Option("--out", "-o", help="Directory for campaigns, store, tables, figures and claims.")
+    ],
+    quick: Annotated[
+        bool, typer.Option(help="2 instances of KTH-SP2 and HPC2N, best-effort allocators only (seconds).")
+    ] = False,
     jobs: Annotated[int, typer.Option(help="Worker processes (results do not depend on it).")] = 1,
     seed: Annotated[int, typer.Option(help="Master seed: instance draws.")] = 0,
     traces: Annotated[Path, typer.Option("--traces", help="Folder holding the PWA traces.")] = Path("../shared/traces"),
-    instances: Annotated[Optional[int], typer.Option(help="Instances per platform (default 30, or 2 with --quick).")] = None,
-    trace: Annotated[Optional[list[str]], typer.Option("--trace", help="Platforms to run (repeatable; default: all 5, or 2 with --quick).")] = None,
-    forced: Annotated[Optional[bool], typer.Option("--forced/--no-forced", help="Also cont, loc, plat on small platforms (default: not with --quick).")] = None,
+    instances: Annotated[
+        int | None, typer.Option(help="Instances per platform (default 30, or 2 with --quick).")
+    ] = None,
+    trace: Annotated[
+        list[str] | None,
+        typer.Option("--trace", help="Platforms to run (repeatable; default: all 5, or 2 with --quick)."),
+    ] = None,
+    forced: Annotated[
+        bool | None,
+        typer.Option(
+            "--forced/--no-forced", help="Also cont, loc, plat on small platforms (default: not with --quick)."
+        ),
+    ] = None,
     force: Annotated[bool, typer.Option(help="Write into a non-empty --out (its stored runs are reused).")] = False,
     quiet: Annotated[bool, typer.Option(help="No progress on stderr.")] = False,
 ) -> None:
@@ -282,20 +386,28 @@ def locality_ch5(
         chosen = plan(traces, quick=quick, seed=seed, instances=instances, traces=trace, forced=forced)
         summary = reproduce(out_dir, chosen, jobs=jobs, progress=_run_counter(quiet))
     if not quiet:
-        typer.echo(f"{summary['runs']} runs ({summary['failed']} not done) in {summary['wall_seconds']:.1f} s; "
-                   f"claim: {summary['claim']}; wrote {out_dir}")
+        typer.echo(
+            f"{summary['runs']} runs ({summary['failed']} not done) in {summary['wall_seconds']:.1f} s; "
+            f"claim: {summary['claim']}; wrote {out_dir}"
+        )
 
 
 @reproduce_app.command("locality-ch4")
 def locality_ch4(
-    out_dir: Annotated[Path, typer.Option("--out", "-o", help="Directory for runs.csv, summary, claims and the figure.")],
+    out_dir: Annotated[
+        Path, typer.Option("--out", "-o", help="Directory for runs.csv, summary, claims and the figure.")
+    ],
     quick: Annotated[bool, typer.Option(help="8 instances instead of 512 (about 40 s).")] = False,
     jobs: Annotated[int, typer.Option(help="Worker processes (results do not depend on it).")] = 1,
     seed: Annotated[int, typer.Option(help="Seed of the job samples (instance i uses [seed, i]).")] = 0,
     traces: Annotated[Path, typer.Option("--traces", help="Folder holding the PWA traces.")] = Path("../shared/traces"),
-    instances: Annotated[Optional[int], typer.Option(help="Number of instances (default 512, or 8 with --quick).")] = None,
-    with_replacement: Annotated[bool, typer.Option(help="Draw jobs with replacement (the reference code's choice).")] = False,
-    block: Annotated[bool, typer.Option(help="Take 300 consecutive jobs from a random start (thesis section 1.2.3).")] = False,
+    instances: Annotated[int | None, typer.Option(help="Number of instances (default 512, or 8 with --quick).")] = None,
+    with_replacement: Annotated[
+        bool, typer.Option(help="Draw jobs with replacement (the reference code's choice).")
+    ] = False,
+    block: Annotated[
+        bool, typer.Option(help="Take 300 consecutive jobs from a random start (thesis section 1.2.3).")
+    ] = False,
 ) -> None:
     """Seed 000 ch. 4 experiment: 300-job Curie samples released at 0 on 512 processors in clusters of 16,
     conservative backfilling with basic, becont, cont, beloc, loc; makespan deviation from basic, contiguous and
@@ -304,8 +416,13 @@ def locality_ch4(
     from schedlab.cli import _one_line_errors, out
 
     with _one_line_errors():
-        plan = Plan(trace=str(traces / "CEA-Curie-2011-2.1-cln.swf.gz"), seed=seed, with_replacement=with_replacement,
-                    block=block, instances=instances if instances is not None else (8 if quick else 512))
+        plan = Plan(
+            trace=str(traces / "CEA-Curie-2011-2.1-cln.swf.gz"),
+            seed=seed,
+            with_replacement=with_replacement,
+            block=block,
+            instances=instances if instances is not None else (8 if quick else 512),
+        )
         began = perf_counter()
         frame = run_plan(plan, jobs=jobs)
         files = write_report(out_dir, frame, plan, wall=perf_counter() - began)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 from time import perf_counter
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 from rich.console import Console
@@ -31,8 +31,7 @@ def _parse_generate(text: str) -> dict[str, int]:
         key, sep, value = part.partition("=")
         key = key.strip()
         if not sep or key not in _GENERATE_KEYS:
-            raise InputError("--generate", field="--generate", value=part,
-                             expected="n=INT,m=INT,k=INT,seed=INT")
+            raise InputError("--generate", field="--generate", value=part, expected="n=INT,m=INT,k=INT,seed=INT")
         try:
             values[key] = int(value)
         except ValueError:
@@ -50,12 +49,16 @@ def _number(value: float | None) -> str:
 
 @solve_app.command("hybrid")
 def hybrid(
-    instance_path: Annotated[Optional[Path], typer.Argument(metavar="INSTANCE", help="Hybrid instance JSON.")] = None,
-    generate: Annotated[Optional[str], typer.Option(help="Generate a Table 3.1 instance: n=..,m=..,k=..,seed=..")] = None,
+    instance_path: Annotated[Path | None, typer.Argument(metavar="INSTANCE", help="Hybrid instance JSON.")] = None,
+    generate: Annotated[str | None, typer.Option(help="Generate a Table 3.1 instance: n=..,m=..,k=..,seed=..")] = None,
     algo: Annotated[str, typer.Option("--algo", "-a", help="Comma-separated registered algorithms.")] = "approx32",
-    out_dir: Annotated[Optional[Path], typer.Option("--out", "-o", help="Write instance.json and one schedule JSON per algorithm.")] = None,
+    out_dir: Annotated[
+        Path | None, typer.Option("--out", "-o", help="Write instance.json and one schedule JSON per algorithm.")
+    ] = None,
     force: Annotated[bool, typer.Option(help="Overwrite a non-empty --out directory.")] = False,
-    gantt: Annotated[Optional[Path], typer.Option(help="Gantt chart file (PNG); with several algorithms, NAME_ALGO.png.")] = None,
+    gantt: Annotated[
+        Path | None, typer.Option(help="Gantt chart file (PNG); with several algorithms, NAME_ALGO.png.")
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the results as JSON instead of a table.")] = False,
 ) -> None:
     """Schedule independent tasks on m CPUs + k GPUs with one or more algorithms; every schedule is validated."""
@@ -72,8 +75,9 @@ def hybrid(
         names = [a.strip() for a in algo.split(",") if a.strip()]
         for name in names:
             if name not in HYBRID_ALGORITHMS:
-                raise InputError("--algo", field="--algo", value=name,
-                                 expected=f"one of {', '.join(sorted(HYBRID_ALGORITHMS))}")
+                raise InputError(
+                    "--algo", field="--algo", value=name, expected=f"one of {', '.join(sorted(HYBRID_ALGORITHMS))}"
+                )
         if not names:
             raise InputError("--algo", field="--algo", value=algo, expected="at least one algorithm")
         if (instance_path is None) == (generate is None):
@@ -96,11 +100,16 @@ def hybrid(
             seconds = perf_counter() - t0
             makespan = validate_hybrid(instance, schedule, require_contiguous=algorithm.contiguous)
             search = schedule.search
-            rows.append({
-                "algorithm": name, "makespan": makespan, "lower_bound": b.lower,
-                "steps": search.n_steps if search else None, "lambda": search.lam if search else None,
-                "seconds": seconds,
-            })
+            rows.append(
+                {
+                    "algorithm": name,
+                    "makespan": makespan,
+                    "lower_bound": b.lower,
+                    "steps": search.n_steps if search else None,
+                    "lambda": search.lam if search else None,
+                    "seconds": seconds,
+                }
+            )
             schedules[name] = schedule
             if search is not None and (algorithm.moldable or not instance.moldable.any()):
                 proven = max(proven, search.lower)  # every rejection of a sound step proves OPT > λ
@@ -117,23 +126,39 @@ def hybrid(
             out_dir.mkdir(parents=True, exist_ok=True)
             (out_dir / "instance.json").write_text(json.dumps(instance_to_json(instance), indent=1) + "\n")
             for name, schedule in schedules.items():
-                payload = {"algorithm": name, "makespan": schedule.makespan, "lower_bound": b.lower,
-                           "tasks": schedule_to_json(schedule, instance.ids)}
+                payload = {
+                    "algorithm": name,
+                    "makespan": schedule.makespan,
+                    "lower_bound": b.lower,
+                    "tasks": schedule_to_json(schedule, instance.ids),
+                }
                 (out_dir / f"schedule_{name}.json").write_text(json.dumps(payload, indent=1) + "\n")
     if as_json:
-        print(json.dumps({"instance": {"source": instance.source, "n": instance.n, "m": instance.m, "k": instance.k},
-                          "bounds": {"lower": b.lower, "area": b.area, "longest": b.longest, "upper": b.upper},
-                          "results": rows}, indent=2))
+        print(
+            json.dumps(
+                {
+                    "instance": {"source": instance.source, "n": instance.n, "m": instance.m, "k": instance.k},
+                    "bounds": {"lower": b.lower, "area": b.area, "longest": b.longest, "upper": b.upper},
+                    "results": rows,
+                },
+                indent=2,
+            )
+        )
         return
     table = Table(title=f"{instance.source}: n = {instance.n}, m = {instance.m}, k = {instance.k}")
-    table.caption = ("ratio = makespan / best lower bound (the area and longest-task bound, "
-                     "or a λ rejected by a sound dual step)")
-    for column in ("algorithm", "makespan", "lower bound", "best lower bound", "ratio", "bisection steps",
-                   "seconds"):
+    table.caption = (
+        "ratio = makespan / best lower bound (the area and longest-task bound, or a λ rejected by a sound dual step)"
+    )
+    for column in ("algorithm", "makespan", "lower bound", "best lower bound", "ratio", "bisection steps", "seconds"):
         table.add_column(column, justify="left" if column == "algorithm" else "right")
     for row in rows:
-        table.add_row(row["algorithm"], _number(row["makespan"]), _number(row["lower_bound"]),
-                      _number(row["best_lower_bound"]),
-                      _number(row["ratio"]), "-" if row["steps"] is None else str(row["steps"]),
-                      f"{row['seconds']:.3f}")
+        table.add_row(
+            row["algorithm"],
+            _number(row["makespan"]),
+            _number(row["lower_bound"]),
+            _number(row["best_lower_bound"]),
+            _number(row["ratio"]),
+            "-" if row["steps"] is None else str(row["steps"]),
+            f"{row['seconds']:.3f}",
+        )
     out.print(table)

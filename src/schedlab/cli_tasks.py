@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
 from schedlab.errors import InputError
 
-tasks_app = typer.Typer(help="Independent sequential tasks (seed 004): SPT families and redirection.", no_args_is_help=True)
+tasks_app = typer.Typer(
+    help="Independent sequential tasks (seed 004): SPT families and redirection.", no_args_is_help=True
+)
 
 _UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400, "w": 7 * 86400}
 
@@ -26,13 +28,21 @@ def parse_duration(text: str, option: str = "--window") -> float:
 @tasks_app.command("simulate")
 def simulate_tasks(
     trace: Annotated[Path, typer.Argument(help="SWF trace (.swf or .swf.gz).")],
-    policy: Annotated[str, typer.Option("--policy", "-p", help="gspt, spt, gspt-rd, spt-rd, gspt-rr, spt-rr or fcfs.")] = "gspt-rd",
-    param: Annotated[list[str], typer.Option("--param", "-P", help="Policy parameter KEY=VALUE (dedicated, tau, b, c, batch).")] = [],
-    window: Annotated[Optional[str], typer.Option(help="Simulate one random window of this length (e.g. 7d), drawn with --seed.")] = None,
+    policy: Annotated[
+        str, typer.Option("--policy", "-p", help="gspt, spt, gspt-rd, spt-rd, gspt-rr, spt-rr or fcfs.")
+    ] = "gspt-rd",
+    param: Annotated[
+        list[str], typer.Option("--param", "-P", help="Policy parameter KEY=VALUE (dedicated, tau, b, c, batch).")
+    ] = [],
+    window: Annotated[
+        str | None, typer.Option(help="Simulate one random window of this length (e.g. 7d), drawn with --seed.")
+    ] = None,
     seed: Annotated[int, typer.Option(help="Seed of the window draw and of random redirection.")] = 0,
     conversion: Annotated[str, typer.Option(help="Parallel jobs to tasks: A, B or C (seed 004 section V-A).")] = "C",
     rounding: Annotated[str, typer.Option(help="Rounding of m/Q for conversion C: round, floor or ceil.")] = "round",
-    out_dir: Annotated[Optional[Path], typer.Option("--out", "-o", help="Directory for jobs.csv and metrics.json.")] = None,
+    out_dir: Annotated[
+        Path | None, typer.Option("--out", "-o", help="Directory for jobs.csv and metrics.json.")
+    ] = None,
     force: Annotated[bool, typer.Option(help="Overwrite a non-empty --out directory.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print the metrics as JSON.")] = False,
 ) -> None:
@@ -53,16 +63,25 @@ def simulate_tasks(
         length = parse_duration(window) if window is not None else None
         tasks, report = load_tasks(trace, window=length, seed=seed, conversion=conversion, rounding=rounding)
         result = run(tasks.instance, policy, params, seed=seed, report=report)
-        result.info.update({"conversion": conversion, "mean_procs": tasks.mean_procs, "load": tasks.load,
-                            "window": list(tasks.window) if tasks.window else None,
-                            "redirected": len(result.schedule.aborted),
-                            "wasted_work": float(sum(p.end - p.start for p in result.schedule.aborted))})
+        result.info.update(
+            {
+                "conversion": conversion,
+                "mean_procs": tasks.mean_procs,
+                "load": tasks.load,
+                "window": list(tasks.window) if tasks.window else None,
+                "redirected": len(result.schedule.aborted),
+                "wasted_work": float(sum(p.end - p.start for p in result.schedule.aborted)),
+            }
+        )
         if out_dir is not None:
             result.write(out_dir, force=force)
     if as_json:
         print(json.dumps({**result.metrics, "run": result.info}, sort_keys=True, indent=2))
         return
-    cli.out.print(f"{len(tasks.instance.jobs):,} tasks on {tasks.instance.platform.n_procs} processors "
-                  f"(conversion {conversion}, Q = {tasks.mean_procs:.2f}, load {tasks.load:.2f}); "
-                  f"{result.info['redirected']} redirected, {result.info['wasted_work']:,.0f} s of work lost", markup=False)
+    cli.out.print(
+        f"{len(tasks.instance.jobs):,} tasks on {tasks.instance.platform.n_procs} processors "
+        f"(conversion {conversion}, Q = {tasks.mean_procs:.2f}, load {tasks.load:.2f}); "
+        f"{result.info['redirected']} redirected, {result.info['wasted_work']:,.0f} s of work lost",
+        markup=False,
+    )
     cli.out.print(cli._metrics_table(result))

@@ -216,7 +216,9 @@ def job_topology(instance: Instance, schedule: Schedule, tree) -> dict[str, np.n
     return out
 
 
-def topology_metrics(instance: Instance, schedule: Schedule, tree, *, stretch_bound: float = 10.0) -> dict[str, float | int | None]:
+def topology_metrics(
+    instance: Instance, schedule: Schedule, tree, *, stretch_bound: float = 10.0
+) -> dict[str, float | int | None]:
     """Contiguity, locality, platform level and success of a schedule on a fat tree, JSON-able.
 
     Source: seed 000 ch.4 section 4.6 (counts, locality ratio) and ch.5
@@ -261,7 +263,14 @@ def topology_metrics(instance: Instance, schedule: Schedule, tree, *, stretch_bo
         out["sum_flow"] = float(np.sum(flow))
         out["sum_stretch"] = float(np.sum(flow / np.maximum(p, stretch_bound)))
     else:
-        for key in ("contiguity_factor", "locality_factor", "locality_ratio", "platform_level_factor",
-                    "success_rate", "sum_flow", "sum_stretch"):
+        for key in (
+            "contiguity_factor",
+            "locality_factor",
+            "locality_ratio",
+            "platform_level_factor",
+            "success_rate",
+            "sum_flow",
+            "sum_stretch",
+        ):
             out[key] = None
     return out

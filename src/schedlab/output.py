@@ -81,7 +81,14 @@ BATSIM_COLUMNS = (
 )
 """Batsim's ``jobs.csv`` columns, first in every file we write, in this order."""
 
-EXTRA_COLUMNS = ("final_state", "run_time", "bounded_slowdown", "bounded_slowdown_unclamped", "n_aborted", "n_preempted")
+EXTRA_COLUMNS = (
+    "final_state",
+    "run_time",
+    "bounded_slowdown",
+    "bounded_slowdown_unclamped",
+    "n_aborted",
+    "n_preempted",
+)
 """Our columns, after Batsim's: Batsim's final state word, the trace run time, both bounded slowdowns, aborted pieces."""
 
 TOPOLOGY_COLUMNS = ("blocks", "clusters", "min_clusters", "level", "min_level", "penalised_run_time")
@@ -204,8 +211,10 @@ def write_jobs_csv(
     known = np.isin(status, [int(s) for s in FINAL_STATES])
     if not known.all():
         i = int(np.flatnonzero(~known)[0])
-        raise ValidationError(f"job {jobs.id[i]}: status code {status[i]} cannot be written to jobs.csv "
-                              "(expected COMPLETED, KILLED or REJECTED)")
+        raise ValidationError(
+            f"job {jobs.id[i]}: status code {status[i]} cannot be written to jobs.csv "
+            "(expected COMPLETED, KILLED or REJECTED)"
+        )
     per_job = job_metrics(instance, schedule, tau=tau)
     started = (status == JobStatus.COMPLETED) | (status == JobStatus.KILLED)
     start = np.where(started, np.asarray(schedule.start, dtype=np.float64), np.nan)
@@ -303,7 +312,9 @@ def read_jobs_csv(path: str | os.PathLike) -> pd.DataFrame:
         raise InputError(str(path), 1, "header", None, f"Batsim's jobs.csv columns, missing {', '.join(missing)}")
     dtype: dict[str, object] = {c: np.float64 for c in _FLOAT_COLUMNS if c in header}
     dtype.update({c: str for c in _TEXT_COLUMNS + ("job_id",) if c in header})
-    frame = pd.read_csv(path, dtype=dtype, **_ROUND_TRIP, keep_default_na=False, na_values={c: [""] for c in _FLOAT_COLUMNS})
+    frame = pd.read_csv(
+        path, dtype=dtype, **_ROUND_TRIP, keep_default_na=False, na_values={c: [""] for c in _FLOAT_COLUMNS}
+    )
     for c in _INT_COLUMNS:
         if c in frame.columns:
             frame[c] = frame[c].astype(np.int64)

@@ -17,9 +17,9 @@ from pathlib import Path
 import numpy as np
 
 from schedlab import __version__
+from schedlab.engine.runtime import TopologyPenalty, parse_penalty
 from schedlab.engine.simulator import ProgressCallback, simulate
 from schedlab.errors import InputError
-from schedlab.engine.runtime import TopologyPenalty, parse_penalty
 from schedlab.metrics import aggregate, topology_metrics
 from schedlab.output import write_jobs_csv, write_metrics_json
 from schedlab.platform.homogeneous import Machine
@@ -38,7 +38,7 @@ def load_instance(
     procs: int | None = None,
     status: int | None = None,
     window: tuple[float, float] | None = None,
-    platform: "str | FatTree | None" = None,
+    platform: str | FatTree | None = None,
 ) -> tuple[Instance, FilterReport | None]:
     """Read a workload file and build the instance to simulate.
 
@@ -62,8 +62,12 @@ def load_instance(
     tree = parse_platform(platform) if isinstance(platform, str) else platform
     if tree is not None:
         if procs is not None and procs != tree.n_procs:
-            raise InputError("--platform", field="--platform", value=tree.name,
-                             expected=f"{procs} processors (--procs), it has {tree.n_procs}")
+            raise InputError(
+                "--platform",
+                field="--platform",
+                value=tree.name,
+                expected=f"{procs} processors (--procs), it has {tree.n_procs}",
+            )
         procs = tree.n_procs
     if path.endswith(".json"):
         if status is not None or window is not None:

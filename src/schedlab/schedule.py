@@ -74,7 +74,7 @@ class Schedule:
     policy: str = ""
 
     @classmethod
-    def empty(cls, n_jobs: int, policy: str = "") -> "Schedule":
+    def empty(cls, n_jobs: int, policy: str = "") -> Schedule:
         return cls(
             start=np.full(n_jobs, np.nan),
             end=np.full(n_jobs, np.nan),

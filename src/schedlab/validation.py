@@ -112,23 +112,31 @@ def validate(
         legal |= status == JobStatus.REJECTED
     if not legal.all():
         i = _first(~legal)
-        raise ValidationError(f"job {ids[i]}: status {_status_name(status[i])} is not allowed in a finished schedule"
-                              + ("" if allow_rejected or status[i] != JobStatus.REJECTED else " (allow_rejected=False)"))
+        raise ValidationError(
+            f"job {ids[i]}: status {_status_name(status[i])} is not allowed in a finished schedule"
+            + ("" if allow_rejected or status[i] != JobStatus.REJECTED else " (allow_rejected=False)")
+        )
 
     # 3. NaN start/end iff never started; allocation iff started
     started = (status == JobStatus.COMPLETED) | (status == JobStatus.KILLED)
     bad = started & ~(np.isfinite(start) & np.isfinite(end))
     if bad.any():
         i = _first(bad)
-        raise ValidationError(f"job {ids[i]}: started ({_status_name(status[i])}) but start = {_r(start[i])}, end = {_r(end[i])}; expected finite times")
+        raise ValidationError(
+            f"job {ids[i]}: started ({_status_name(status[i])}) but start = {_r(start[i])}, end = {_r(end[i])}; expected finite times"
+        )
     bad = ~started & ~(np.isnan(start) & np.isnan(end))
     if bad.any():
         i = _first(bad)
-        raise ValidationError(f"job {ids[i]}: never started ({_status_name(status[i])}) but start = {_r(start[i])}, end = {_r(end[i])}; expected NaN")
+        raise ValidationError(
+            f"job {ids[i]}: never started ({_status_name(status[i])}) but start = {_r(start[i])}, end = {_r(end[i])}; expected NaN"
+        )
     alloc = schedule.alloc
     for i in np.flatnonzero(~started).tolist():
         if alloc[i] is not None and len(alloc[i]) != 0:
-            raise ValidationError(f"job {ids[i]}: never started ({_status_name(status[i])}) but has allocation {_r(alloc[i])}")
+            raise ValidationError(
+                f"job {ids[i]}: never started ({_status_name(status[i])}) but has allocation {_r(alloc[i])}"
+            )
     for i in np.flatnonzero(started).tolist():
         if alloc[i] is None:
             raise ValidationError(f"job {ids[i]}: started ({_status_name(status[i])}) but has no allocation")
@@ -144,7 +152,9 @@ def validate(
     duration = np.minimum(jobs.run_time, jobs.requested_time)
     if runtime is not None:
         rows = np.flatnonzero(started)
-        _flatten([alloc[i] for i in rows.tolist()], jobs.procs[rows], n_procs, lambda k: f"job {ids[rows[k]]}: allocation")
+        _flatten(
+            [alloc[i] for i in rows.tolist()], jobs.procs[rows], n_procs, lambda k: f"job {ids[rows[k]]}: allocation"
+        )
         duration = duration.astype(np.float64, copy=True)
         too_long = too_long.copy()
         run_time, requested, procs = jobs.run_time.tolist(), jobs.requested_time.tolist(), jobs.procs.tolist()
@@ -154,9 +164,11 @@ def validate(
     if bad.any():
         i = _first(bad)
         expected = "KILLED" if too_long[i] else "COMPLETED"
-        raise ValidationError(f"job {ids[i]}: status {_status_name(status[i])} but run time {_r(jobs.run_time[i])} "
-                              f"and requested time {_r(jobs.requested_time[i])} make it {expected}"
-                              + ("" if runtime is None else f" (with run-time penalty {runtime.describe()})"))
+        raise ValidationError(
+            f"job {ids[i]}: status {_status_name(status[i])} but run time {_r(jobs.run_time[i])} "
+            f"and requested time {_r(jobs.requested_time[i])} make it {expected}"
+            + ("" if runtime is None else f" (with run-time penalty {runtime.describe()})")
+        )
 
     # 6. end - start == min(run_time, requested_time) (or the penalised time, capped at the walltime),
     #    less the work of preemptions since the job's last abort
@@ -168,21 +180,25 @@ def validate(
         i = _first(bad)
         what = "min(run time, requested time)" if runtime is None else f"the {runtime.describe()} penalised time"
         before = f" less {_r(done[i])} s run before its preemptions" if done[i] else ""
-        raise ValidationError(f"job {ids[i]}: runs from {_r(start[i])} to {_r(end[i])} ({_r(end[i] - start[i])} s), expected "
-                              f"{what} = {_r(duration[i])} s{before}")
+        raise ValidationError(
+            f"job {ids[i]}: runs from {_r(start[i])} to {_r(end[i])} ({_r(end[i] - start[i])} s), expected "
+            f"{what} = {_r(duration[i])} s{before}"
+        )
 
     # 7. final allocations
     rows = np.flatnonzero(started)
     procs = jobs.procs
     final_allocs = [alloc[i] for i in rows.tolist()]
-    f_lo, f_hi, f_count, final_allocs = _flatten(final_allocs, procs[rows], n_procs,
-                                   lambda k: f"job {ids[rows[k]]}: allocation")
+    f_lo, f_hi, f_count, final_allocs = _flatten(
+        final_allocs, procs[rows], n_procs, lambda k: f"job {ids[rows[k]]}: allocation"
+    )
 
     # 8. aborted pieces
     pieces = list(schedule.aborted)
     p_row, p_start, p_end = _check_pieces(pieces, jobs, start, n)
-    p_lo, p_hi, p_count, piece_allocs = _flatten([p.alloc for p in pieces], procs[p_row], n_procs,
-                                   lambda k: f"job {ids[p_row[k]]}: aborted piece {k} allocation")
+    p_lo, p_hi, p_count, piece_allocs = _flatten(
+        [p.alloc for p in pieces], procs[p_row], n_procs, lambda k: f"job {ids[p_row[k]]}: aborted piece {k} allocation"
+    )
 
     # 9. no double booking
     _check_double_booking(
@@ -233,7 +249,11 @@ def _alloc_problem(alloc, procs: int, n_procs: int) -> str | None:
     total = 0
     prev_hi = None
     for r in alloc:
-        if not isinstance(r, tuple) or len(r) != 2 or not all(isinstance(v, (int, np.integer)) and not isinstance(v, bool) for v in r):
+        if (
+            not isinstance(r, tuple)
+            or len(r) != 2
+            or not all(isinstance(v, (int, np.integer)) and not isinstance(v, bool) for v in r)
+        ):
             return f"range {_r(r)} is not a pair of integers (lo, hi)"
         lo, hi = int(r[0]), int(r[1])
         if lo >= hi:
@@ -241,7 +261,9 @@ def _alloc_problem(alloc, procs: int, n_procs: int) -> str | None:
         if lo < 0 or hi > n_procs:
             return f"range ({lo}, {hi}) is outside processors 0..{n_procs - 1}"
         if prev_hi is not None and lo <= prev_hi:
-            return f"ranges are not sorted, disjoint and non-adjacent at ({lo}, {hi}) (previous range ends at {prev_hi})"
+            return (
+                f"ranges are not sorted, disjoint and non-adjacent at ({lo}, {hi}) (previous range ends at {prev_hi})"
+            )
         prev_hi = hi
         total += hi - lo
     if total != procs:
@@ -317,8 +339,14 @@ def _check_pieces(pieces: list, jobs, final_start: np.ndarray, n: int) -> tuple[
             k = _first(mask)
             raise ValidationError(f"job {ids[rows[k]]}: aborted piece {k} " + text(k))
 
-    fail(~(np.isfinite(p_start) & np.isfinite(p_end)), lambda k: f"has start = {_r(p_start[k])}, end = {_r(p_end[k])}; expected finite times")
-    fail(p_start < jobs.submit[rows], lambda k: f"starts at {_r(p_start[k])}, before its submit time {_r(jobs.submit[rows[k]])}")
+    fail(
+        ~(np.isfinite(p_start) & np.isfinite(p_end)),
+        lambda k: f"has start = {_r(p_start[k])}, end = {_r(p_end[k])}; expected finite times",
+    )
+    fail(
+        p_start < jobs.submit[rows],
+        lambda k: f"starts at {_r(p_start[k])}, before its submit time {_r(jobs.submit[rows[k]])}",
+    )
     fail(p_end < p_start, lambda k: f"ends at {_r(p_end[k])}, before it starts at {_r(p_start[k])}")
     fs = final_start[rows]
     fail(np.isfinite(fs) & (p_end > fs), lambda k: f"ends at {_r(p_end[k])}, after the job's final start {_r(fs[k])}")
@@ -331,8 +359,10 @@ def _check_pieces(pieces: list, jobs, final_start: np.ndarray, n: int) -> tuple[
             j = np.flatnonzero(overlap)
             pairs = np.stack([order[j], order[j + 1]], axis=1)
             a, b = sorted(pairs[np.argmin(pairs.min(axis=1))].tolist())
-            raise ValidationError(f"job {ids[rows[a]]}: aborted pieces {a} ({_r(p_start[a])} to {_r(p_end[a])}) and {b} "
-                                  f"({_r(p_start[b])} to {_r(p_end[b])}) overlap in time")
+            raise ValidationError(
+                f"job {ids[rows[a]]}: aborted pieces {a} ({_r(p_start[a])} to {_r(p_end[a])}) and {b} "
+                f"({_r(p_start[b])} to {_r(p_end[b])}) overlap in time"
+            )
     return rows, p_start, p_end
 
 

@@ -48,8 +48,10 @@ def validate_hybrid(instance, schedule, *, require_contiguous: bool = False, rto
     on_gpu = np.asarray(schedule.on_gpu, dtype=bool)
     resources = schedule.resources
     if not (len(start) == len(end) == len(on_gpu) == len(resources) == n):
-        raise ValidationError(f"schedule has {len(start)}/{len(end)}/{len(on_gpu)}/{len(resources)} "
-                              f"start/end/kind/resource entries for {n} tasks")
+        raise ValidationError(
+            f"schedule has {len(start)}/{len(end)}/{len(on_gpu)}/{len(resources)} "
+            f"start/end/kind/resource entries for {n} tasks"
+        )
     ids = instance.ids
     busy: dict[tuple[str, int], list[tuple[float, float, int]]] = {}
     for j in range(n):
@@ -85,6 +87,7 @@ def validate_hybrid(instance, schedule, *, require_contiguous: bool = False, rto
         intervals.sort()
         for (s1, e1, j1), (s2, e2, j2) in zip(intervals, intervals[1:]):
             if s2 < e1 - rtol * max(1.0, abs(e1)):
-                raise ValidationError(f"task {ids[j2]} starts at {s2} on {kind.upper()} {r} "
-                                      f"while task {ids[j1]} runs there until {e1}")
+                raise ValidationError(
+                    f"task {ids[j2]} starts at {s2} on {kind.upper()} {r} while task {ids[j1]} runs there until {e1}"
+                )
     return float(end.max()) if n else 0.0

@@ -32,11 +32,24 @@ def test_run_status_query_report(small_spec, tmp_path):
 
     status = json.loads(invoke("campaign", "status", small_spec, "--json").stdout)
     assert (status["done"], status["failed"], status["pending"]) == (12, 0, 0)
-    assert {g["label"]: g["done"] for g in status["groups"]} == {"fcfs": 3, "easy order=fcfs": 3, "easy order=sjf": 3, "conservative": 3}
+    assert {g["label"]: g["done"] for g in status["groups"]} == {
+        "fcfs": 3,
+        "easy order=fcfs": 3,
+        "easy order=sjf": 3,
+        "conservative": 3,
+    }
 
-    result = invoke("campaign", "query", small_spec, "select label, count(*) as n from runs group by label order by label", "--csv")
+    result = invoke(
+        "campaign", "query", small_spec, "select label, count(*) as n from runs group by label order by label", "--csv"
+    )
     assert result.exit_code == 0, result.output
-    assert result.stdout.splitlines() == ["label,n", "conservative,3", "easy order=fcfs,3", "easy order=sjf,3", "fcfs,3"]
+    assert result.stdout.splitlines() == [
+        "label,n",
+        "conservative,3",
+        "easy order=fcfs,3",
+        "easy order=sjf,3",
+        "fcfs,3",
+    ]
 
     result = invoke("campaign", "query", small_spec, "select count(*) as n, min(param_order) as o from runs", "--json")
     assert json.loads(result.stdout) == [{"n": 12, "o": "fcfs"}]

@@ -15,7 +15,15 @@ from typer.testing import CliRunner
 from schedlab import load_instance
 from schedlab.campaign import campaign_results, expand, load_campaign
 from schedlab.campaign.locality import (
-    CLAIM_METRICS, METRICS, TRACES, TraceInfo, check_claim, normalised, plan, reproduce, write_campaigns,
+    CLAIM_METRICS,
+    METRICS,
+    TRACES,
+    TraceInfo,
+    check_claim,
+    normalised,
+    plan,
+    reproduce,
+    write_campaigns,
 )
 
 from .conftest import synthetic_trace
@@ -39,8 +47,17 @@ def test_normalised_values_equal_the_store(tmp_path, tiny):
     summary = reproduce(out, chosen)
     assert summary["runs"] == 14 and summary["failed"] == 0
     assert summary["platforms"]["tiny"]["levels"] == [1, 2, 4, 16]
-    for name in ("metrics.csv", "runs.csv", "platforms.csv", "claims.md", "summary.md", "summary.html",
-                 "experiment.json", "campaigns/tiny.toml", *(f"fig-{m}.png" for m in METRICS)):
+    for name in (
+        "metrics.csv",
+        "runs.csv",
+        "platforms.csv",
+        "claims.md",
+        "summary.md",
+        "summary.html",
+        "experiment.json",
+        "campaigns/tiny.toml",
+        *(f"fig-{m}.png" for m in METRICS),
+    ):
         assert (out / name).is_file(), name
     assert "[1, 2, 4, 16]" in (out / "summary.md").read_text()
     stored = campaign_results(load_campaign(out / "campaigns" / "tiny.toml")).to_pandas()
@@ -51,9 +68,14 @@ def test_normalised_values_equal_the_store(tmp_path, tiny):
         base = stored.loc[stored["label"] == "basic", metric].astype(float).mean()
         for label, here in stored.groupby("label"):
             row = table[(table["label"] == label) & (table["metric"] == metric)].iloc[0]
-            assert row["normalised"] == pytest.approx((here[metric].astype(float) / base).mean(), rel=1e-5), (label, metric)
+            assert row["normalised"] == pytest.approx((here[metric].astype(float) / base).mean(), rel=1e-5), (
+                label,
+                metric,
+            )
             assert row["n"] == 2
-        assert table[(table["label"] == "basic") & (table["metric"] == metric)]["normalised"].iloc[0] == pytest.approx(1.0)
+        assert table[(table["label"] == "basic") & (table["metric"] == metric)]["normalised"].iloc[0] == pytest.approx(
+            1.0
+        )
     # checks by construction (spec 6): forced variants keep their constraint
     assert (stored.loc[stored["label"] == "cont", "contiguity_factor"] == 1).all()
     assert (stored.loc[stored["label"] == "loc", "locality_factor"] == 1).all()
@@ -66,8 +88,17 @@ def _synthetic(values: dict[str, dict[str, tuple[float, float, float]]]) -> pd.D
     for workload, labels in values.items():
         for label, triple in labels.items():
             for metric, value in zip(CLAIM_METRICS, triple):
-                rows.append({"workload": workload, "label": label, "metric": metric, "n": 30, "mean": value,
-                             "base_mean": 1.0, "normalised": value})
+                rows.append(
+                    {
+                        "workload": workload,
+                        "label": label,
+                        "metric": metric,
+                        "n": 30,
+                        "mean": value,
+                        "base_mean": 1.0,
+                        "normalised": value,
+                    }
+                )
     return pd.DataFrame(rows)
 
 
@@ -76,25 +107,43 @@ def test_claim_checker_on_synthetic_tables():
     bad = {"basic": (1, 1, 1), "beloc": (0.8, 0.7, 1.2), "beplat": (0.9, 0.8, 1.05)}
     claim = check_claim(_synthetic({"A": good, "B": good, "C": bad}))
     assert claim.verdict == "holds"
-    assert "sum_flow: Full Locality best on 2 of 3 platform(s); beplat alone best on 2, best of the best-effort variants on 2" in claim.evidence
+    assert (
+        "sum_flow: Full Locality best on 2 of 3 platform(s); beplat alone best on 2, best of the best-effort variants on 2"
+        in claim.evidence
+    )
     assert check_claim(_synthetic({"A": bad, "B": bad, "C": good})).verdict == "fails"
     mixed = {"basic": (1, 1, 1), "beloc": (0.8, 0.9, 1.01), "beplat": (0.9, 0.8, 1.05)}
     assert check_claim(_synthetic({"A": mixed, "B": mixed})).verdict == "partly"
     tied = {"basic": (1, 1, 1), "plat": (0.9, 0.8, 1.05), "beplat": (0.9, 0.8, 1.05)}  # tied-best counts as best
     assert check_claim(_synthetic({"A": tied})).verdict == "holds"
     # the forced plat beats every variant, beplat beats the best-effort ones: Full Locality holds
-    forced = {"basic": (1, 1, 1), "beloc": (0.95, 0.9, 1.01), "beplat": (0.9, 0.8, 1.05), "plat": (0.85, 0.7, 1.1), "loc": (0.88, 0.75, 1.08)}
+    forced = {
+        "basic": (1, 1, 1),
+        "beloc": (0.95, 0.9, 1.01),
+        "beplat": (0.9, 0.8, 1.05),
+        "plat": (0.85, 0.7, 1.1),
+        "loc": (0.88, 0.75, 1.08),
+    }
     claim = check_claim(_synthetic({"A": forced, "B": forced}))
     assert claim.verdict == "holds"
-    assert "success_rate: Full Locality best on 2 of 2 platform(s); beplat alone best on 0, best of the best-effort variants on 2" in claim.evidence
+    assert (
+        "success_rate: Full Locality best on 2 of 2 platform(s); beplat alone best on 0, best of the best-effort variants on 2"
+        in claim.evidence
+    )
     worse = {**forced, "loc": (0.8, 0.75, 1.08)}  # loc beats both on sum flow only
     assert check_claim(_synthetic({"A": worse, "B": worse})).verdict == "partly"
     assert check_claim(_synthetic({"A": {"basic": (1, 1, 1)}})).verdict == "not measurable"
 
 
 def test_normalised_is_a_ratio_to_basics_mean():
-    runs = pd.DataFrame({"workload": ["P"] * 4, "label": ["basic", "basic", "beplat", "beplat"], "state": "done",
-                         "sum_flow": [1.0, 3.0, 1.0, 2.0]})
+    runs = pd.DataFrame(
+        {
+            "workload": ["P"] * 4,
+            "label": ["basic", "basic", "beplat", "beplat"],
+            "state": "done",
+            "sum_flow": [1.0, 3.0, 1.0, 2.0],
+        }
+    )
     table = normalised(runs, metrics=("sum_flow",)).set_index("label")
     assert table.loc["basic", "normalised"] == pytest.approx(1.0)
     assert table.loc["beplat", "normalised"] == pytest.approx(0.75)  # mean(1/2, 2/2), not mean of per-instance ratios
@@ -112,14 +161,20 @@ def test_quick_cli_writes_its_files(tmp_path):
         synthetic_trace(raw, n_jobs=80, days=20, procs=TRACES[name].procs, seed=seed)
         (traces / TRACES[name].file).write_bytes(gzip.compress(raw.read_bytes(), mtime=0))
     out = tmp_path / "report"
-    result = CliRunner().invoke(app, ["reproduce", "locality-ch5", "--out", str(out), "--quick", "--traces", str(traces), "--quiet"])
+    result = CliRunner().invoke(
+        app, ["reproduce", "locality-ch5", "--out", str(out), "--quick", "--traces", str(traces), "--quiet"]
+    )
     assert result.exit_code == 0, result.output
     metrics = pd.read_csv(out / "metrics.csv")
     assert set(metrics["workload"]) == {"KTH-SP2", "HPC2N"}
     assert set(metrics["label"]) == {"basic", "becont", "beloc", "beplat"} and (metrics["n"] == 2).all()
     assert "**Verdict:" in (out / "claims.md").read_text()
-    assert {"campaigns/KTH-SP2.toml", "campaigns/HPC2N.toml"} <= {str(p.relative_to(out)) for p in out.glob("campaigns/*")}
-    again = CliRunner().invoke(app, ["reproduce", "locality-ch5", "--out", str(out), "--quick", "--traces", str(traces)])
+    assert {"campaigns/KTH-SP2.toml", "campaigns/HPC2N.toml"} <= {
+        str(p.relative_to(out)) for p in out.glob("campaigns/*")
+    }
+    again = CliRunner().invoke(
+        app, ["reproduce", "locality-ch5", "--out", str(out), "--quick", "--traces", str(traces)]
+    )
     assert again.exit_code == 1 and "not empty" in again.output
 
 

@@ -17,8 +17,12 @@ from schedlab.workload.swf import write_swf
 def synthetic(path, n=200, procs=32, seed=3):
     rng = np.random.default_rng(seed)
     run = np.floor(rng.exponential(3600, n)) + 1
-    jobs = JobTable.from_arrays(submit=np.sort(rng.uniform(0, 1e5, n)).round(), run_time=run, requested_time=run * 2,
-                                procs=rng.integers(1, procs + 1, n))
+    jobs = JobTable.from_arrays(
+        submit=np.sort(rng.uniform(0, 1e5, n)).round(),
+        run_time=run,
+        requested_time=run * 2,
+        procs=rng.integers(1, procs + 1, n),
+    )
     write_swf(path, jobs, {"MaxProcs": procs})
 
 
@@ -46,7 +50,9 @@ def test_block_sample_takes_consecutive_jobs_of_the_trace():
 def test_block_with_replacement_is_refused(tmp_path):
     synthetic(tmp_path / "t.swf")
     with pytest.raises(InputError, match="--block"):
-        run_plan(Plan(trace=str(tmp_path / "t.swf"), n_procs=32, size=20, instances=1, block=True, with_replacement=True))
+        run_plan(
+            Plan(trace=str(tmp_path / "t.swf"), n_procs=32, size=20, instances=1, block=True, with_replacement=True)
+        )
 
 
 def test_run_plan_deviations_and_forced_factors(tmp_path):
@@ -64,12 +70,16 @@ def test_run_plan_deviations_and_forced_factors(tmp_path):
 
 
 def test_claims_on_a_synthetic_summary():
-    summary = pd.DataFrame({
-        "mean_deviation": [0.0, 0.0005, 0.015, 0.0, -0.01],
-        "within_2pct": [1.0, 1.0, 0.9, 0.999, 0.998],
-        "contiguous": [0.5, 0.7, 1.0, 0.5, 0.6], "local": [0.6, 0.55, 0.7, 0.9, 1.0],
-        "locality_ratio": [1.1, 1.1, 1.05, 1.02, 1.0],
-    }, index=["basic", "becont", "cont", "beloc", "loc"])
+    summary = pd.DataFrame(
+        {
+            "mean_deviation": [0.0, 0.0005, 0.015, 0.0, -0.01],
+            "within_2pct": [1.0, 1.0, 0.9, 0.999, 0.998],
+            "contiguous": [0.5, 0.7, 1.0, 0.5, 0.6],
+            "local": [0.6, 0.55, 0.7, 0.9, 1.0],
+            "locality_ratio": [1.1, 1.1, 1.05, 1.02, 1.0],
+        },
+        index=["basic", "becont", "cont", "beloc", "loc"],
+    )
     verdicts = [v for _, v, _ in claims(summary)]
     assert verdicts == ["holds", "holds", "holds", "holds"]
     summary.loc["beloc", "within_2pct"] = 0.9
@@ -80,8 +90,9 @@ def test_cli_quick_writes_the_report(tmp_path):
     traces = tmp_path / "traces"
     traces.mkdir()
     synthetic(traces / "CEA-Curie-2011-2.1-cln.swf.gz", n=400, procs=512)
-    result = CliRunner().invoke(reproduce_app, ["locality-ch4", "--out", str(tmp_path / "r"), "--traces", str(traces),
-                                                "--instances", "1"])
+    result = CliRunner().invoke(
+        reproduce_app, ["locality-ch4", "--out", str(tmp_path / "r"), "--traces", str(traces), "--instances", "1"]
+    )
     assert result.exit_code == 0, result.output
     for name in ("runs.csv", "summary.csv", "summary.md", "claims.md", "fig-makespan.png"):
         assert (tmp_path / "r" / name).stat().st_size > 0

@@ -31,8 +31,26 @@ def task_trace(path, *, n_jobs: int = 120, days: float = 5.0, procs: int = 64, s
     status = np.where(rng.uniform(size=n_jobs) < 0.1, 0, 1)
     lines = [f"; MaxProcs: {procs}"]
     for i in range(n_jobs):
-        fields = [i + 1, int(submit[i]), 0, int(run_time[i]), int(size[i]), -1, -1, int(size[i]), int(run_time[i]) * 2,
-                  -1, int(status[i]), 1, 1, -1, 1, -1, -1, -1]
+        fields = [
+            i + 1,
+            int(submit[i]),
+            0,
+            int(run_time[i]),
+            int(size[i]),
+            -1,
+            -1,
+            int(size[i]),
+            int(run_time[i]) * 2,
+            -1,
+            int(status[i]),
+            1,
+            1,
+            -1,
+            1,
+            -1,
+            -1,
+            -1,
+        ]
         lines.append(" ".join(map(str, fields)))
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
 
@@ -107,7 +125,9 @@ def test_task_runs_equal_load_tasks_and_run(tmp_path, tasks_trace):
 def test_task_key_only_for_task_workloads(tmp_path, tasks_trace):
     """The tasks table enters the run id; other workloads keep the key (and id) they had."""
     with_tasks = expand(load_campaign(write_spec(tmp_path, SPEC.format(extra=""))))
-    assert all(dict(c.key()["tasks"]) == {"conversion": "C", "rounding": "round", "clamp_dedicated": True} for c in with_tasks)
+    assert all(
+        dict(c.key()["tasks"]) == {"conversion": "C", "rounding": "round", "clamp_dedicated": True} for c in with_tasks
+    )
     plain = write_spec(tmp_path, SPEC.format(extra="").replace('    tasks = { conversion = "C" }\n', ""), "plain")
     for config in expand(load_campaign(plain)):
         assert "tasks" not in config.key()
@@ -144,9 +164,13 @@ def test_table_one_by_hand(tmp_path):
     Q = 8/3, m_inst = round(8 / Q) = 3, p = 75, 75, 7.5, load = 157.5 / (3 x 20 s) = 2.625."""
     trace = tmp_path / "hand.swf"
     rows = [(1, 0, 100, 2, 1), (2, 10, 50, 4, 1), (3, 15, 40, 8, 0), (4, 20, 10, 2, 1)]
-    trace.write_text("; MaxProcs: 8\n" + "".join(
-        f"{i} {s} 0 {e} {q} -1 -1 {q} {2 * e} -1 {st} 1 1 -1 1 -1 -1 -1\n" for i, s, e, q, st in rows))
-    spec = write_spec(tmp_path, """
+    trace.write_text(
+        "; MaxProcs: 8\n"
+        + "".join(f"{i} {s} 0 {e} {q} -1 -1 {q} {2 * e} -1 {st} 1 1 -1 1 -1 -1 -1\n" for i, s, e, q, st in rows)
+    )
+    spec = write_spec(
+        tmp_path,
+        """
         [[workloads]]
         name = "hand"
         trace = "hand.swf"
@@ -156,7 +180,8 @@ def test_table_one_by_hand(tmp_path):
         [[policies]]
         name = "gspt"
         label = "GSPT"
-    """)
+    """,
+    )
     campaign = load_campaign(spec, store=tmp_path / "store")
     run_campaign(campaign, jobs=1)
     results = campaign_results(campaign).to_pandas()
@@ -174,28 +199,42 @@ def test_table_one_by_hand(tmp_path):
 def test_fixed_m_inst(tmp_path):
     """Spec A18 ``fixed:<k>``: the same tasks on m_inst = 5 processors, load 157.5 / (5 x 20 s) = 1.575."""
     trace = tmp_path / "hand.swf"
-    trace.write_text("; MaxProcs: 8\n0 0 0 100 2 -1 -1 2 200 -1 1 1 1 -1 1 -1 -1 -1\n"
-                     "1 10 0 50 4 -1 -1 4 100 -1 1 1 1 -1 1 -1 -1 -1\n2 20 0 10 2 -1 -1 2 20 -1 1 1 1 -1 1 -1 -1 -1\n")
-    spec = write_spec(tmp_path, """
+    trace.write_text(
+        "; MaxProcs: 8\n0 0 0 100 2 -1 -1 2 200 -1 1 1 1 -1 1 -1 -1 -1\n"
+        "1 10 0 50 4 -1 -1 4 100 -1 1 1 1 -1 1 -1 -1 -1\n2 20 0 10 2 -1 -1 2 20 -1 1 1 1 -1 1 -1 -1 -1\n"
+    )
+    spec = write_spec(
+        tmp_path,
+        """
         [[workloads]]
         trace = "hand.swf"
         tasks = { m_inst = 5 }
 
         [[policies]]
         name = "spt"
-    """)
+    """,
+    )
     campaign = load_campaign(spec, store=tmp_path / "store")
     assert dict(expand(campaign)[0].tasks)["m_inst"] == 5
     run_campaign(campaign, jobs=1)
     row = campaign_results(campaign).to_pandas().iloc[0]
-    assert row["n_procs"] == 5 and row["task_load"] == pytest.approx(1.575) and row["mean_procs"] == pytest.approx(8 / 3)
+    assert (
+        row["n_procs"] == 5 and row["task_load"] == pytest.approx(1.575) and row["mean_procs"] == pytest.approx(8 / 3)
+    )
 
 
 # ---------------------------------------------------------------- claims on a synthetic table
 
 STRETCH = {  # per label: Curie, HPC2N total stretch on window 0 (window w multiplies by 1 + w)
-    "FCFS": (1000, 110), "GSPT": (250, 100), "SPT": (300, 100), "SRPT": (100, 40), "GSRPT": (120, 45),
-    "GSPT-RD": (100, 50), "SPT-RD": (400, 60), "GSPT-RR": (150, 80), "SPT-RR": (200, 120),
+    "FCFS": (1000, 110),
+    "GSPT": (250, 100),
+    "SPT": (300, 100),
+    "SRPT": (100, 40),
+    "GSRPT": (120, 45),
+    "GSPT-RD": (100, 50),
+    "SPT-RD": (400, 60),
+    "GSPT-RR": (150, 80),
+    "SPT-RR": (200, 120),
 }
 FLOW = {"SPT": (1100, 1000), "SRPT": (1000, 900), "GSRPT": (1000, 900)}  # others: 1000 for bases, 1500 for variants
 
@@ -207,9 +246,22 @@ def synthetic_results(windows: int = 4) -> pd.DataFrame:
             for label in LABELS:
                 s = STRETCH[label][t] * (1 + w)
                 f = FLOW.get(label, (1500, 1500) if "-R" in label else (1000, 1000))[t] * (1 + w)
-                rows.append({"workload": workload, "window_index": w, "repetition": 0, "label": label, "state": "done",
-                             "policy": label.lower(), "stretch_max": s, "stretch_sum": s, "stretch_l2": s,
-                             "flow_max": f, "flow_sum": f, "flow_l2": f})
+                rows.append(
+                    {
+                        "workload": workload,
+                        "window_index": w,
+                        "repetition": 0,
+                        "label": label,
+                        "state": "done",
+                        "policy": label.lower(),
+                        "stretch_max": s,
+                        "stretch_sum": s,
+                        "stretch_l2": s,
+                        "flow_max": f,
+                        "flow_sum": f,
+                        "flow_l2": f,
+                    }
+                )
     return pd.DataFrame(rows)
 
 
@@ -220,8 +272,18 @@ def synthetic_tuning() -> pd.DataFrame:
         for d in range(1, 9):
             for tau in (1, 2, 3):
                 s, f = (10.0 * d, 100.0 - d) if workload == "Curie" else (float(tau), 10.0 - tau)
-                rows.append({"workload": workload, "window_index": 0, "state": "done", "policy": "spt-rd",
-                             "param_dedicated": str(d), "param_tau": str(tau), "stretch_sum": s, "flow_sum": f})
+                rows.append(
+                    {
+                        "workload": workload,
+                        "window_index": 0,
+                        "state": "done",
+                        "policy": "spt-rd",
+                        "param_dedicated": str(d),
+                        "param_tau": str(tau),
+                        "stretch_sum": s,
+                        "flow_sum": f,
+                    }
+                )
     return pd.DataFrame(rows)
 
 
@@ -232,7 +294,9 @@ def test_claims_on_known_table():
     assert claims[2].verdict == "holds"  # SPT / SRPT: stretch 3.0, flow 1.1
     assert "stretch_sum 3.000" in claims[2].evidence[0] and "flow_sum 1.100" in claims[2].evidence[0]
     assert claims[3].verdict == "holds"
-    assert any("GSPT-RD vs GSPT: max: lower on 4/4 windows, median change -60.0%" in line for line in claims[3].evidence)
+    assert any(
+        "GSPT-RD vs GSPT: max: lower on 4/4 windows, median change -60.0%" in line for line in claims[3].evidence
+    )
     assert claims[4].verdict == "holds" and "3/4 (trace, variant) pairs" in claims[4].evidence[-1]
     assert claims[5].verdict == "partly" and "1/2 traces" in claims[5].evidence[-1]  # Curie 4x, HPC2N 1.1x
     assert claims[6].verdict == "holds"
@@ -263,7 +327,9 @@ def test_table_ii_parameters_in_campaigns(tmp_path):
     if "gsrpt" in POLICIES:
         assert 'label = "GSRPT"' in text
     assert "m_inst" not in text and "count_if_idle" not in text
-    variant = Plan(("KTH-SP2",), 2, {"KTH-SP2": 15.0}, False, 0, tmp_path, skipped=(), m_mode="table1", count_if_idle=False)
+    variant = Plan(
+        ("KTH-SP2",), 2, {"KTH-SP2": 15.0}, False, 0, tmp_path, skipped=(), m_mode="table1", count_if_idle=False
+    )
     text = write_campaigns(tmp_path / "variant", variant)[0][0].read_text()
     assert "m_inst = 12 }" in text  # Table I: KTH-SP2 instances on 12 processors
     assert 'label = "GSPT-RD"\nparams = { dedicated = 7, tau = 1, count_if_idle = false }' in text
@@ -282,18 +348,43 @@ def test_quick_cli_writes_its_files(tmp_path):
         raw = (traces / TRACES[name].file.removesuffix(".gz")).read_bytes()
         (traces / TRACES[name].file).write_bytes(gzip.compress(raw, mtime=0))
     out = tmp_path / "report"
-    result = CliRunner().invoke(app, ["reproduce", "redirections", "--out", str(out), "--quick", "--windows", "2",
-                                      "--traces", str(traces), "--quiet"])
+    result = CliRunner().invoke(
+        app,
+        [
+            "reproduce",
+            "redirections",
+            "--out",
+            str(out),
+            "--quick",
+            "--windows",
+            "2",
+            "--traces",
+            str(traces),
+            "--quiet",
+        ],
+    )
     assert result.exit_code == 0, result.output
-    for name in ("table1.csv", "metrics.csv", "runs.csv", "claims.md", "summary.md", "summary.html", "experiment.json",
-                 "fig-KTH-SP2.png", "fig-HPC2N.png", "campaigns/KTH-SP2.toml"):
+    for name in (
+        "table1.csv",
+        "metrics.csv",
+        "runs.csv",
+        "claims.md",
+        "summary.md",
+        "summary.html",
+        "experiment.json",
+        "fig-KTH-SP2.png",
+        "fig-HPC2N.png",
+        "campaigns/KTH-SP2.toml",
+    ):
         assert (out / name).is_file(), name
     metrics = pd.read_csv(out / "metrics.csv")
     assert set(metrics["workload"]) == {"KTH-SP2", "HPC2N"}
     assert {"GSPT", "SPT", "GSPT-RD", "SPT-RD", "GSPT-RR", "SPT-RR", "FCFS"} <= set(metrics["label"])
     assert (metrics["n"] <= 2).all()
     assert (out / "claims.md").read_text().count("**Verdict:") == 6
-    again = CliRunner().invoke(app, ["reproduce", "redirections", "--out", str(out), "--quick", "--traces", str(traces)])
+    again = CliRunner().invoke(
+        app, ["reproduce", "redirections", "--out", str(out), "--quick", "--traces", str(traces)]
+    )
     assert again.exit_code == 1 and "not empty" in again.output
 
 
@@ -314,13 +405,35 @@ def test_tuned_table_picks_the_best_grid_point_and_the_papers():
     for window in (0, 1):
         for d in range(1, 11):
             for tau in range(1, 11):
-                rows.append({"workload": "Curie", "window_index": window, "state": "done", "policy": "spt-rd",
-                             "param_dedicated": d, "param_tau": tau, "param_c": math.nan,
-                             "stretch_sum": (d - 3) ** 2 + tau + 2 * window, "stretch_max": 1.0, "flow_sum": 1.0})
+                rows.append(
+                    {
+                        "workload": "Curie",
+                        "window_index": window,
+                        "state": "done",
+                        "policy": "spt-rd",
+                        "param_dedicated": d,
+                        "param_tau": tau,
+                        "param_c": math.nan,
+                        "stretch_sum": (d - 3) ** 2 + tau + 2 * window,
+                        "stretch_max": 1.0,
+                        "flow_sum": 1.0,
+                    }
+                )
             for c in (0.2, 0.8):
-                rows.append({"workload": "Curie", "window_index": window, "state": "done", "policy": "gspt-rr",
-                             "param_dedicated": d, "param_tau": math.nan, "param_c": c,
-                             "stretch_sum": 10 * c - d, "stretch_max": 1.0, "flow_sum": 1.0})
+                rows.append(
+                    {
+                        "workload": "Curie",
+                        "window_index": window,
+                        "state": "done",
+                        "policy": "gspt-rr",
+                        "param_dedicated": d,
+                        "param_tau": math.nan,
+                        "param_c": c,
+                        "stretch_sum": 10 * c - d,
+                        "stretch_max": 1.0,
+                        "flow_sum": 1.0,
+                    }
+                )
     rows.append({**rows[0], "state": "failed", "stretch_sum": -1e9})  # not done: ignored
     frame = pd.DataFrame(rows)
     for column in ("param_dedicated", "param_tau", "param_c"):  # as the store gives them: text

@@ -85,7 +85,9 @@ class FixedAllocations:
 
 
 def penalised_instance():
-    jobs = JobTable.from_arrays(submit=[0, 0, 0], run_time=[100, 100, 100], requested_time=[1000, 1000, 250], procs=[2, 2, 2])
+    jobs = JobTable.from_arrays(
+        submit=[0, 0, 0], run_time=[100, 100, 100], requested_time=[1000, 1000, 250], procs=[2, 2, 2]
+    )
     return Instance(jobs, TREE)
 
 

@@ -30,9 +30,9 @@ from __future__ import annotations
 import html
 import json
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
 
 import pandas as pd
 
@@ -102,20 +102,34 @@ MISSING_TRACES = {"SDSC-Blue": TraceInfo("SDSC-BLUE-2000-4.2-cln.swf", (1, 2, 36
 QUICK = ("KTH-SP2", "HPC2N")
 SMALL = 256
 """Forced allocators (cont, loc, plat) run only on platforms of at most this many processors."""
-ALLOCATORS = {"basic": "basic", "becont": "becont:largest_first", "beloc": "beloc", "beplat": "beplat",
-              "cont": "cont", "loc": "loc", "plat": "plat"}
+ALLOCATORS = {
+    "basic": "basic",
+    "becont": "becont:largest_first",
+    "beloc": "beloc",
+    "beplat": "beplat",
+    "cont": "cont",
+    "loc": "loc",
+    "plat": "plat",
+}
 """Result label -> ``allocator`` parameter of the conservative policy, in the thesis' order."""
 BEST_EFFORT = ("basic", "becont", "beloc", "beplat")
 FORCED = ("cont", "loc", "plat")
 METRICS = ("sum_flow", "sum_stretch", "contiguity_factor", "locality_factor", "platform_level_factor", "success_rate")
 """Ch. 5 metrics (spec 2.5): sum flow, sum of bounded stretch (B = 10 s), the three factors and the success rate."""
 HIGHER_IS_BETTER = frozenset({"success_rate"})
-TITLES = {"sum_flow": "sum flow (Fig. 5.8)", "sum_stretch": "sum bounded stretch",
-          "contiguity_factor": "contiguity factor (Fig. 5.13)", "locality_factor": "locality factor (Fig. 5.14)",
-          "platform_level_factor": "platform level factor (Fig. 5.15)", "success_rate": "success rate (Fig. 5.16)"}
+TITLES = {
+    "sum_flow": "sum flow (Fig. 5.8)",
+    "sum_stretch": "sum bounded stretch",
+    "contiguity_factor": "contiguity factor (Fig. 5.13)",
+    "locality_factor": "locality factor (Fig. 5.14)",
+    "platform_level_factor": "platform level factor (Fig. 5.15)",
+    "success_rate": "success rate (Fig. 5.16)",
+}
 CLAIM_METRICS = ("sum_flow", "platform_level_factor", "success_rate")
-CLAIM = ("Full Locality (beplat, and plat where the forced variants run) is best on sum flow, platform-level factor "
-         "and success rate on most platforms.")
+CLAIM = (
+    "Full Locality (beplat, and plat where the forced variants run) is best on sum flow, platform-level factor "
+    "and success rate on most platforms."
+)
 FULL_LOCALITY = ("beplat", "plat")
 """The thesis' "Full Locality" variants (spec 6: "Full Locality" = beplat/plat)."""
 TIE = 1e-9
@@ -140,9 +154,16 @@ class Plan:
         return BEST_EFFORT + (FORCED if self.forced and small else ())
 
 
-def plan(traces_dir, *, quick: bool = False, seed: int = 0, instances: int | None = None,
-         traces: list[str] | None = None, forced: bool | None = None,
-         infos: dict[str, TraceInfo] | None = None) -> Plan:
+def plan(
+    traces_dir,
+    *,
+    quick: bool = False,
+    seed: int = 0,
+    instances: int | None = None,
+    traces: list[str] | None = None,
+    forced: bool | None = None,
+    infos: dict[str, TraceInfo] | None = None,
+) -> Plan:
     """The experiment: every platform of :data:`TRACES` and 30 instances, or with ``quick`` 2 instances of
     KTH-SP2 and HPC2N and no forced allocators. ``infos`` replaces :data:`TRACES` (tests).
 
@@ -187,8 +208,13 @@ def _campaign_text(name: str, plan_: Plan) -> str:
         f"periods = {info.periods} }}",
     ]
     for label in plan_.labels(name):
-        lines += ["", "[[policies]]", 'name = "conservative"', f'label = "{label}"',
-                  f"params = {{ allocator = {_toml_value(ALLOCATORS[label])}, compress = \"start-now\" }}"]
+        lines += [
+            "",
+            "[[policies]]",
+            'name = "conservative"',
+            f'label = "{label}"',
+            f'params = {{ allocator = {_toml_value(ALLOCATORS[label])}, compress = "start-now" }}',
+        ]
     return "\n".join(lines) + "\n"
 
 
@@ -225,9 +251,17 @@ def normalised(results: pd.DataFrame, metrics=METRICS, base: str = "basic") -> p
                 values = pd.to_numeric(here.loc[here["label"] == label, metric], errors="coerce").dropna()
                 usable = len(values) and math.isfinite(base_mean) and base_mean != 0.0
                 norm = float((values / base_mean).mean()) if usable else math.nan
-                rows.append({"workload": workload, "label": label, "metric": metric, "n": int(len(values)),
-                             "mean": float(values.mean()) if len(values) else math.nan, "base_mean": base_mean,
-                             "normalised": norm})
+                rows.append(
+                    {
+                        "workload": workload,
+                        "label": label,
+                        "metric": metric,
+                        "n": int(len(values)),
+                        "mean": float(values.mean()) if len(values) else math.nan,
+                        "base_mean": base_mean,
+                        "normalised": norm,
+                    }
+                )
     frame = pd.DataFrame(rows, columns=["workload", "label", "metric", "n", "mean", "base_mean", "normalised"])
     known = {name: i for i, name in enumerate(list(TRACES) + list(MISSING_TRACES))}
     if len(frame):
@@ -240,7 +274,9 @@ def _wide(norm: pd.DataFrame) -> pd.DataFrame:
     """Normalised values, one row per (workload, label), one column per metric."""
     if norm.empty:
         return pd.DataFrame(columns=["workload", "label", "n"])
-    wide = norm.pivot_table(index=["workload", "label"], columns="metric", values="normalised", sort=False, dropna=False).reset_index()
+    wide = norm.pivot_table(
+        index=["workload", "label"], columns="metric", values="normalised", sort=False, dropna=False
+    ).reset_index()
     counts = norm.groupby(["workload", "label"], sort=False)["n"].max().reset_index()
     wide = wide.merge(counts, on=["workload", "label"], how="left")
     return wide[["workload", "label", "n", *[m for m in METRICS if m in wide]]]
@@ -263,7 +299,7 @@ def check_claim(norm: pd.DataFrame) -> Claim:
         higher = metric in HIGHER_IS_BETTER
         wins, alone, best_effort = [], [], []
 
-        def is_best(value, values):
+        def is_best(value, values, higher=higher):
             return value >= max(values) - TIE if higher else value <= min(values) + TIE
 
         for workload in platforms:
@@ -273,14 +309,20 @@ def check_claim(norm: pd.DataFrame) -> Claim:
             best_label = here.idxmax() if higher else here.idxmin()
             wins.append(is_best(mine, here))
             alone.append(is_best(float(here["beplat"]), here))
-            best_effort.append(is_best(float(here["beplat"]), here[[label for label in BEST_EFFORT if label in here.index]]))
-            evidence.append(f"{metric} on {workload}: beplat {float(here['beplat']):.4g}"
-                            + (f", plat {float(here['plat']):.4g}" if "plat" in here.index else "")
-                            + f", best {best_label} {float(here[best_label]):.4g} "
-                            f"({'Full Locality best' if wins[-1] else 'Full Locality not best'}; basic = 1)")
+            best_effort.append(
+                is_best(float(here["beplat"]), here[[label for label in BEST_EFFORT if label in here.index]])
+            )
+            evidence.append(
+                f"{metric} on {workload}: beplat {float(here['beplat']):.4g}"
+                + (f", plat {float(here['plat']):.4g}" if "plat" in here.index else "")
+                + f", best {best_label} {float(here[best_label]):.4g} "
+                f"({'Full Locality best' if wins[-1] else 'Full Locality not best'}; basic = 1)"
+            )
         held.append(sum(wins) * 2 > len(platforms))
-        evidence.append(f"{metric}: Full Locality best on {sum(wins)} of {len(platforms)} platform(s); beplat alone "
-                        f"best on {sum(alone)}, best of the best-effort variants on {sum(best_effort)}")
+        evidence.append(
+            f"{metric}: Full Locality best on {sum(wins)} of {len(platforms)} platform(s); beplat alone "
+            f"best on {sum(alone)}, best of the best-effort variants on {sum(best_effort)}"
+        )
     if not held:
         verdict = "not measurable"
     elif all(held):
@@ -310,8 +352,13 @@ def bar_figure(norm: pd.DataFrame, metric: str) -> bytes:
     for i, label in enumerate(labels):
         values = [rows[(rows["workload"] == w) & (rows["label"] == label)]["normalised"] for w in platforms]
         heights = [float(v.iloc[0]) if len(v) else math.nan for v in values]
-        ax.bar([p + (i - (len(labels) - 1) / 2) * width for p in range(len(platforms))], heights, width,
-               label=label, color=f"C{list(ALLOCATORS).index(label)}")
+        ax.bar(
+            [p + (i - (len(labels) - 1) / 2) * width for p in range(len(platforms))],
+            heights,
+            width,
+            label=label,
+            color=f"C{list(ALLOCATORS).index(label)}",
+        )
     ax.axhline(1.0, color="black", linewidth=0.8)
     ax.set_xticks(range(len(platforms)), platforms)
     ax.set_ylabel("normalised to basic's mean")
@@ -325,18 +372,36 @@ def bar_figure(norm: pd.DataFrame, metric: str) -> bytes:
 
 
 def _setup(plan_: Plan) -> pd.DataFrame:
-    return pd.DataFrame([{"platform": name, "levels": str(list(info.levels)), "l": info.cluster,
-                          "procs": info.procs, "periods": info.periods, "trace": info.file,
-                          "paper_jobs_trace": info.table_jobs, "allocators": ", ".join(plan_.labels(name))}
-                         for name, info in plan_.traces.items()])
+    return pd.DataFrame(
+        [
+            {
+                "platform": name,
+                "levels": str(list(info.levels)),
+                "l": info.cluster,
+                "procs": info.procs,
+                "periods": info.periods,
+                "trace": info.file,
+                "paper_jobs_trace": info.table_jobs,
+                "allocators": ", ".join(plan_.labels(name)),
+            }
+            for name, info in plan_.traces.items()
+        ]
+    )
 
 
 def claims_markdown(claim: Claim) -> str:
     """``claims.md``: the claim, its verdict and the numbers."""
-    lines = ["# Seed 000 ch. 5: the thesis' claim, checked", "",
-             "Normalised values (mean over instances of value / basic's mean); lower is better except the success "
-             "rate; 'most' = more than half of the platforms.", "",
-             f"## {claim.claim}", "", f"**Verdict: {claim.verdict}.**", ""]
+    lines = [
+        "# Seed 000 ch. 5: the thesis' claim, checked",
+        "",
+        "Normalised values (mean over instances of value / basic's mean); lower is better except the success "
+        "rate; 'most' = more than half of the platforms.",
+        "",
+        f"## {claim.claim}",
+        "",
+        f"**Verdict: {claim.verdict}.**",
+        "",
+    ]
     lines += [f"- {line}" for line in claim.evidence]
     return "\n".join(lines) + "\n"
 
@@ -384,18 +449,29 @@ def write_report(out, results: pd.DataFrame, plan_: Plan, *, wall: float | None 
     lines += ["", "## Claim", "", f"{claim.claim} **{claim.verdict}** (details in claims.md)", "", "Figures:", ""]
     lines += [f"- `{name}`: {caption}" for name, caption in figures]
     if len(failed):
-        lines += ["", "## Runs not done", ""] + [f"- {r.workload} window {r.window_index} {r.label}: {r.error}" for r in failed.itertuples()]
+        lines += ["", "## Runs not done", ""] + [
+            f"- {r.workload} window {r.window_index} {r.label}: {r.error}" for r in failed.itertuples()
+        ]
     (out / "summary.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
     written.append(out / "summary.md")
     esc = html.escape
-    page = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8"><title>schedlab: seed 000 ch. 5 locality</title>',
-            "<style>body{font-family:sans-serif;margin:2em;max-width:90em}table{border-collapse:collapse;margin:1em 0}"
-            "td,th{border:1px solid #ccc;padding:2px 6px;text-align:right}td:first-child,td:nth-child(2){text-align:left}"
-            "img{max-width:100%}</style></head><body>"]
+    page = [
+        "<!DOCTYPE html>",
+        '<html lang="en"><head><meta charset="utf-8"><title>schedlab: seed 000 ch. 5 locality</title>',
+        "<style>body{font-family:sans-serif;margin:2em;max-width:90em}table{border-collapse:collapse;margin:1em 0}"
+        "td,th{border:1px solid #ccc;padding:2px 6px;text-align:right}td:first-child,td:nth-child(2){text-align:left}"
+        "img{max-width:100%}</style></head><body>",
+    ]
     page += [f"<p>{esc(line.lstrip('# '))}</p>" for line in header if line.strip()]
-    page += ["<h2>Platforms</h2>", _html_table(setup), "<h2>Normalised metrics (basic = 1)</h2>", _html_table(wide),
-             f"<h2>Claim</h2><h3>{esc(claim.claim)} <em>{esc(claim.verdict)}</em></h3><ul>"
-             + "".join(f"<li>{esc(line)}</li>" for line in claim.evidence) + "</ul>"]
+    page += [
+        "<h2>Platforms</h2>",
+        _html_table(setup),
+        "<h2>Normalised metrics (basic = 1)</h2>",
+        _html_table(wide),
+        f"<h2>Claim</h2><h3>{esc(claim.claim)} <em>{esc(claim.verdict)}</em></h3><ul>"
+        + "".join(f"<li>{esc(line)}</li>" for line in claim.evidence)
+        + "</ul>",
+    ]
     for name, caption in figures:
         page.append(f'<h2>{esc(caption)}</h2><img src="{esc(name)}" alt="{esc(caption)}">')
     page.append("</body></html>")
@@ -416,13 +492,27 @@ def reproduce(out, plan_: Plan, *, jobs: int = 1, progress: Callable[[int, int, 
     results = pd.concat(tables, ignore_index=True)
     files, claim = write_report(out, results, plan_, wall=wall)
     summary = {
-        "experiment": "locality-ch5", "seed": plan_.seed, "quick": plan_.quick, "jobs": jobs, "penalty": plan_.penalty,
-        "instances": plan_.instances, "forced_max_procs": SMALL if plan_.forced else None,
-        "platforms": {name: {"levels": list(info.levels), "l": info.cluster, "periods": info.periods,
-                             "trace": info.file, "allocators": list(plan_.labels(name))}
-                      for name, info in plan_.traces.items()},
-        "runs": int(len(results)), "failed": int((results["state"] != "done").sum()) if "state" in results else 0,
-        "wall_seconds": wall, "claim": claim.verdict,
+        "experiment": "locality-ch5",
+        "seed": plan_.seed,
+        "quick": plan_.quick,
+        "jobs": jobs,
+        "penalty": plan_.penalty,
+        "instances": plan_.instances,
+        "forced_max_procs": SMALL if plan_.forced else None,
+        "platforms": {
+            name: {
+                "levels": list(info.levels),
+                "l": info.cluster,
+                "periods": info.periods,
+                "trace": info.file,
+                "allocators": list(plan_.labels(name)),
+            }
+            for name, info in plan_.traces.items()
+        },
+        "runs": int(len(results)),
+        "failed": int((results["state"] != "done").sum()) if "state" in results else 0,
+        "wall_seconds": wall,
+        "claim": claim.verdict,
     }
     (out / "experiment.json").write_text(json.dumps(summary, indent=1) + "\n", encoding="utf-8")
     summary["files"] = [str(p) for p in files] + [str(out / "experiment.json")]

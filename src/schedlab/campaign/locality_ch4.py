@@ -62,8 +62,12 @@ def sample(jobs: JobTable, plan: Plan, index: int) -> JobTable:
         rows = rng.choice(len(jobs), size=plan.size, replace=plan.with_replacement)
     picked = jobs.take(rows)
     return JobTable.from_arrays(
-        submit=np.zeros(plan.size), run_time=picked.run_time, requested_time=picked.requested_time,
-        procs=picked.procs, id=np.arange(1, plan.size + 1), source=jobs.source,
+        submit=np.zeros(plan.size),
+        run_time=picked.run_time,
+        requested_time=picked.requested_time,
+        procs=picked.procs,
+        id=np.arange(1, plan.size + 1),
+        source=jobs.source,
     )
 
 
@@ -83,11 +87,16 @@ def run_instance(args: tuple[JobTable, Plan, int]) -> list[dict]:
         schedule = simulate(instance, make_policy("conservative", {"allocator": allocator}))
         validate(instance, schedule)
         topo = topology_metrics(instance, schedule, instance.platform)
-        rows.append({
-            "instance": index, "allocator": allocator, "makespan": float(np.max(schedule.end)),
-            "contiguous": topo["n_contiguous"] / plan.size, "local": topo["n_local"] / plan.size,
-            "locality_ratio": topo["locality_ratio"],
-        })
+        rows.append(
+            {
+                "instance": index,
+                "allocator": allocator,
+                "makespan": float(np.max(schedule.end)),
+                "contiguous": topo["n_contiguous"] / plan.size,
+                "local": topo["n_local"] / plan.size,
+                "locality_ratio": topo["locality_ratio"],
+            }
+        )
     return rows
 
 
@@ -100,7 +109,9 @@ def run_plan(plan: Plan, *, jobs: int = 1) -> pd.DataFrame:
     if plan.block and plan.with_replacement:
         raise InputError("--block", message="a block of consecutive jobs cannot be drawn with replacement")
     if len(table) < plan.size and not plan.with_replacement:
-        raise InputError(plan.trace, message=f"{len(table)} jobs of at most {plan.n_procs} processors, fewer than {plan.size}")
+        raise InputError(
+            plan.trace, message=f"{len(table)} jobs of at most {plan.n_procs} processors, fewer than {plan.size}"
+        )
     work = [(table, plan, i) for i in range(plan.instances)]
     if jobs > 1:
         with ProcessPoolExecutor(max_workers=jobs) as pool:
@@ -117,14 +128,16 @@ def summarize(frame: pd.DataFrame) -> pd.DataFrame:
     """Per allocator: mean deviation from basic, share of instances within 2 % of basic, mean contiguous and
     local shares, mean locality ratio (seed 000 ch.4 figures 4.7-4.12)."""
     grouped = frame.groupby("allocator", sort=False)
-    return pd.DataFrame({
-        "instances": grouped.size(),
-        "mean_deviation": grouped["deviation"].mean(),
-        "within_2pct": grouped["deviation"].apply(lambda d: float(np.mean(np.abs(d) < 0.02))),
-        "contiguous": grouped["contiguous"].mean(),
-        "local": grouped["local"].mean(),
-        "locality_ratio": grouped["locality_ratio"].mean(),
-    })
+    return pd.DataFrame(
+        {
+            "instances": grouped.size(),
+            "mean_deviation": grouped["deviation"].mean(),
+            "within_2pct": grouped["deviation"].apply(lambda d: float(np.mean(np.abs(d) < 0.02))),
+            "contiguous": grouped["contiguous"].mean(),
+            "local": grouped["local"].mean(),
+            "locality_ratio": grouped["locality_ratio"].mean(),
+        }
+    )
 
 
 def claims(summary: pd.DataFrame) -> list[tuple[str, str, str]]:
@@ -132,21 +145,37 @@ def claims(summary: pd.DataFrame) -> list[tuple[str, str, str]]:
     out = []
     others = [a for a in summary.index if a not in ("basic", "cont")]
     within = {a: summary.loc[a, "within_2pct"] for a in others}
-    out.append(("all but forced contiguous: > 99.6 % of instances within 2 % of basic's makespan",
-                "holds" if all(v > 0.996 for v in within.values()) else "fails",
-                ", ".join(f"{a} {v:.1%}" for a, v in within.items())))
+    out.append(
+        (
+            "all but forced contiguous: > 99.6 % of instances within 2 % of basic's makespan",
+            "holds" if all(v > 0.996 for v in within.values()) else "fails",
+            ", ".join(f"{a} {v:.1%}" for a, v in within.items()),
+        )
+    )
     if "becont" in summary.index:
         dev = summary.loc["becont", "mean_deviation"]
-        out.append(("becont's mean makespan within 0.1 % of basic's", "holds" if abs(dev) < 0.001 else "fails", f"{dev:+.3%}"))
+        out.append(
+            ("becont's mean makespan within 0.1 % of basic's", "holds" if abs(dev) < 0.001 else "fails", f"{dev:+.3%}")
+        )
     if "cont" in summary.index:
         dev = summary.loc["cont", "mean_deviation"]
-        out.append(("cont's mean makespan within 2 % of basic's", "holds" if abs(dev) < 0.02 else "fails", f"{dev:+.3%}"))
+        out.append(
+            ("cont's mean makespan within 2 % of basic's", "holds" if abs(dev) < 0.02 else "fails", f"{dev:+.3%}")
+        )
     if "beloc" in summary.index:
         local = summary.loc["beloc", "local"]
         best = summary["local"].drop(labels=[a for a in ("loc",) if a in summary.index]).idxmax()
-        out.append(("beloc makes about 90 % of jobs local, the most of the non-forced variants",
-                    "holds" if local >= 0.85 and best == "beloc" else "partly" if local >= 0.85 or best == "beloc" else "fails",
-                    f"beloc {local:.1%}, best {best}"))
+        out.append(
+            (
+                "beloc makes about 90 % of jobs local, the most of the non-forced variants",
+                "holds"
+                if local >= 0.85 and best == "beloc"
+                else "partly"
+                if local >= 0.85 or best == "beloc"
+                else "fails",
+                f"beloc {local:.1%}, best {best}",
+            )
+        )
     return out
 
 
@@ -162,12 +191,19 @@ def write_report(out, frame: pd.DataFrame, plan: Plan, *, wall: float) -> list[P
     summary = summarize(frame)
     frame.to_csv(out / "runs.csv", index=False, float_format="%.10g")
     summary.to_csv(out / "summary.csv", float_format="%.10g")
-    lines = [f"# Seed 000 ch.4: {plan.instances} instances of {plan.size} jobs, {plan.platform}, seed {plan.seed}",
-             "", f"Trace `{os.path.basename(plan.trace)}`, wall {wall:.1f} s.", "",
-             "| allocator | mean deviation | within 2 % | contiguous | local | locality ratio |", "|---|--:|--:|--:|--:|--:|"]
+    lines = [
+        f"# Seed 000 ch.4: {plan.instances} instances of {plan.size} jobs, {plan.platform}, seed {plan.seed}",
+        "",
+        f"Trace `{os.path.basename(plan.trace)}`, wall {wall:.1f} s.",
+        "",
+        "| allocator | mean deviation | within 2 % | contiguous | local | locality ratio |",
+        "|---|--:|--:|--:|--:|--:|",
+    ]
     for allocator, r in summary.iterrows():
-        lines.append(f"| {allocator} | {r['mean_deviation']:+.3%} | {r['within_2pct']:.1%} | {r['contiguous']:.1%} | "
-                     f"{r['local']:.1%} | {r['locality_ratio']:.3f} |")
+        lines.append(
+            f"| {allocator} | {r['mean_deviation']:+.3%} | {r['within_2pct']:.1%} | {r['contiguous']:.1%} | "
+            f"{r['local']:.1%} | {r['locality_ratio']:.3f} |"
+        )
     (out / "summary.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
     (out / "claims.md").write_text("".join(f"- {c}: **{v}** ({n})\n" for c, v, n in claims(summary)), encoding="utf-8")
     basic = frame[frame["allocator"] == "basic"].set_index("instance")["makespan"]
@@ -182,8 +218,13 @@ def write_report(out, frame: pd.DataFrame, plan: Plan, *, wall: float) -> list[P
     ax.legend()
     fig.savefig(out / "fig-makespan.png", dpi=110)
     plt.close(fig)
-    (out / "experiment.json").write_text(json.dumps({**plan.__dict__, "platform": plan.platform, "wall_seconds": wall},
-                                                    indent=2, sort_keys=True, default=list) + "\n", encoding="utf-8")
+    (out / "experiment.json").write_text(
+        json.dumps(
+            {**plan.__dict__, "platform": plan.platform, "wall_seconds": wall}, indent=2, sort_keys=True, default=list
+        )
+        + "\n",
+        encoding="utf-8",
+    )
     return [out / name for name in ("runs.csv", "summary.csv", "summary.md", "claims.md", "fig-makespan.png")]
 
 

@@ -24,9 +24,9 @@ from __future__ import annotations
 import html
 import json
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
 
 import numpy as np
 import pandas as pd
@@ -70,16 +70,38 @@ class TraceInfo:
 
 
 TRACES: dict[str, TraceInfo] = {
-    "Curie": TraceInfo("CEA-Curie-2011-2.1-cln.swf.gz", 60, (80640, 279991, 6089, 160, 70215, 60),
-                       {"SPT-RD": (10, 10), "GSPT-RD": (10, 4), "SPT-RR": (9, 0.8), "GSPT-RR": (10, 0.8)}, 10),
-    "HPC2N": TraceInfo("HPC2N-2002-2.2-cln.swf.gz", 30, (240, 201998, 1268, 17, 4516, 30),
-                       {"SPT-RD": (5, 2), "GSPT-RD": (10, 1), "SPT-RR": (5, 1.0), "GSPT-RR": (10, 1.0)}),
-    "KTH-SP2": TraceInfo("KTH-SP2-1996-2.1-cln.swf.gz", 15, (100, 20483, 333, 12, 860, 15),
-                         {"SPT-RD": (8, 1), "GSPT-RD": (7, 1), "SPT-RR": (2, 0.8), "GSPT-RR": (3, 0.8)}),
-    "LLNL-Thunder": TraceInfo("LLNL-Thunder-2007-1.1-cln.swf.gz", 7, (4096, 97875, 148, 48, 4601, 7),
-                              {"SPT-RD": (7, 2), "GSPT-RD": (10, 5), "SPT-RR": (8, 1.0), "GSPT-RR": (9, 1.0)}),
-    "RICC": TraceInfo("RICC-2010-2.swf.gz", 7, (8192, 431547, 153, 200, 19401, 7),
-                      {"SPT-RD": (10, 5), "GSPT-RD": (10, 10), "SPT-RR": (5, 0.2), "GSPT-RR": (5, 0.2)}, 10),
+    "Curie": TraceInfo(
+        "CEA-Curie-2011-2.1-cln.swf.gz",
+        60,
+        (80640, 279991, 6089, 160, 70215, 60),
+        {"SPT-RD": (10, 10), "GSPT-RD": (10, 4), "SPT-RR": (9, 0.8), "GSPT-RR": (10, 0.8)},
+        10,
+    ),
+    "HPC2N": TraceInfo(
+        "HPC2N-2002-2.2-cln.swf.gz",
+        30,
+        (240, 201998, 1268, 17, 4516, 30),
+        {"SPT-RD": (5, 2), "GSPT-RD": (10, 1), "SPT-RR": (5, 1.0), "GSPT-RR": (10, 1.0)},
+    ),
+    "KTH-SP2": TraceInfo(
+        "KTH-SP2-1996-2.1-cln.swf.gz",
+        15,
+        (100, 20483, 333, 12, 860, 15),
+        {"SPT-RD": (8, 1), "GSPT-RD": (7, 1), "SPT-RR": (2, 0.8), "GSPT-RR": (3, 0.8)},
+    ),
+    "LLNL-Thunder": TraceInfo(
+        "LLNL-Thunder-2007-1.1-cln.swf.gz",
+        7,
+        (4096, 97875, 148, 48, 4601, 7),
+        {"SPT-RD": (7, 2), "GSPT-RD": (10, 5), "SPT-RR": (8, 1.0), "GSPT-RR": (9, 1.0)},
+    ),
+    "RICC": TraceInfo(
+        "RICC-2010-2.swf.gz",
+        7,
+        (8192, 431547, 153, 200, 19401, 7),
+        {"SPT-RD": (10, 5), "GSPT-RD": (10, 10), "SPT-RR": (5, 0.2), "GSPT-RR": (5, 0.2)},
+        10,
+    ),
 }
 """The 5 traces of the paper available in the shared traces folder (spec section 4)."""
 
@@ -91,8 +113,17 @@ LABELS = ("FCFS", "GSPT", "SPT", "GSRPT", "SRPT", "GSPT-RD", "SPT-RD", "GSPT-RR"
 """Policy labels in results, in the paper's order (FCFS first; omitted from the paper's figures)."""
 BASE = {"GSPT-RD": "GSPT", "GSPT-RR": "GSPT", "SPT-RD": "SPT", "SPT-RR": "SPT"}
 """Each redirection variant and the policy it modifies."""
-_REGISTRY = {"FCFS": "fcfs", "GSPT": "gspt", "SPT": "spt", "GSRPT": "gsrpt", "SRPT": "srpt",
-             "GSPT-RD": "gspt-rd", "SPT-RD": "spt-rd", "GSPT-RR": "gspt-rr", "SPT-RR": "spt-rr"}
+_REGISTRY = {
+    "FCFS": "fcfs",
+    "GSPT": "gspt",
+    "SPT": "spt",
+    "GSRPT": "gsrpt",
+    "SRPT": "srpt",
+    "GSPT-RD": "gspt-rd",
+    "SPT-RD": "spt-rd",
+    "GSPT-RR": "gspt-rr",
+    "SPT-RR": "spt-rr",
+}
 METRICS = ("stretch_max", "stretch_sum", "stretch_l2", "flow_max", "flow_sum", "flow_l2")
 """The paper's six objectives (spec section 2): bounded stretch (B = 10 s) and flow, max / total / L2 norm."""
 _EXTRA = ("n_aborted", "n_preempted", "wasted_work", "dedicated_used", "n_jobs", "n_procs")
@@ -121,8 +152,17 @@ class Plan:
     count_if_idle: bool = True
 
 
-def plan(traces_dir, *, quick: bool = False, tuning: bool = False, seed: int = 0, windows: int | None = None,
-         traces: list[str] | None = None, m_mode: str = "formula", count_if_idle: bool = True) -> Plan:
+def plan(
+    traces_dir,
+    *,
+    quick: bool = False,
+    tuning: bool = False,
+    seed: int = 0,
+    windows: int | None = None,
+    traces: list[str] | None = None,
+    m_mode: str = "formula",
+    count_if_idle: bool = True,
+) -> Plan:
     """The experiment's plan: all 5 traces and 20 windows, or with ``quick`` 3 windows of KTH-SP2 and HPC2N
     (Table I lengths). Preemptive references missing from the registry are listed in ``skipped``.
 
@@ -144,8 +184,18 @@ def plan(traces_dir, *, quick: bool = False, tuning: bool = False, seed: int = 0
             raise InputError(str(Path(traces_dir) / TRACES[name].file), message="trace file not found (see --traces)")
     count = windows if windows is not None else (3 if quick else 20)
     skipped = tuple(label for label, name in _REGISTRY.items() if name not in POLICIES)
-    return Plan(tuple(names), count, {n: TRACES[n].days for n in names}, tuning, seed, Path(traces_dir).resolve(), quick,
-                skipped, m_mode, count_if_idle)
+    return Plan(
+        tuple(names),
+        count,
+        {n: TRACES[n].days for n in names},
+        tuning,
+        seed,
+        Path(traces_dir).resolve(),
+        quick,
+        skipped,
+        m_mode,
+        count_if_idle,
+    )
 
 
 def _policies(name: str, plan_: Plan) -> list[dict]:
@@ -157,7 +207,11 @@ def _policies(name: str, plan_: Plan) -> list[dict]:
         entry = {"name": _REGISTRY[label], "label": label, "params": {}}
         if label in info.table2:
             dedicated, value = info.table2[label]
-            entry["params"] = {"dedicated": dedicated, "tau": int(value)} if label.endswith("RD") else {"dedicated": dedicated, "b": B_RR, "c": float(value)}
+            entry["params"] = (
+                {"dedicated": dedicated, "tau": int(value)}
+                if label.endswith("RD")
+                else {"dedicated": dedicated, "b": B_RR, "c": float(value)}
+            )
         if label == "GSPT-RD" and not plan_.count_if_idle:
             entry["params"]["count_if_idle"] = False
         out.append(entry)
@@ -203,12 +257,15 @@ def _campaign_text(name: str, plan_: Plan, policies: list[dict], suffix: str = "
         f"trace = {json.dumps(trace)}",
         f'windows = {{ sample = "random", count = {plan_.windows}, length = "{length:g}d" }}',
         'tasks = { conversion = "C", rounding = "round", clamp_dedicated = true'
-        + (f", m_inst = {TRACES[name].table1[3]}" if plan_.m_mode == "table1" else "") + " }",
+        + (f", m_inst = {TRACES[name].table1[3]}" if plan_.m_mode == "table1" else "")
+        + " }",
     ]
     for policy in policies:
         lines += ["", "[[policies]]", f'name = "{policy["name"]}"', f'label = "{policy["label"]}"']
         if policy["params"]:
-            lines.append("params = { " + ", ".join(f"{k} = {_toml_value(v)}" for k, v in policy["params"].items()) + " }")
+            lines.append(
+                "params = { " + ", ".join(f"{k} = {_toml_value(v)}" for k, v in policy["params"].items()) + " }"
+            )
     return "\n".join(lines) + "\n"
 
 
@@ -245,26 +302,36 @@ def table_one(results: pd.DataFrame, whole: dict[str, dict] | None = None) -> pd
     describes it (every policy sees the same tasks). ``whole``: per trace, ``n_jobs``, ``procs`` and ``days``
     of the whole filtered trace, when measured.
     """
-    done = _done(results).sort_values(["workload", "window_index", "run_id"] if "run_id" in results else ["workload", "window_index"])
+    done = _done(results).sort_values(
+        ["workload", "window_index", "run_id"] if "run_id" in results else ["workload", "window_index"]
+    )
     first = done.drop_duplicates(["workload", "window_index"])
     rows = []
     for name in [n for n in list(TRACES) + sorted(set(first["workload"]) - set(TRACES)) if n in set(first["workload"])]:
         here = first[first["workload"] == name]
         paper = TRACES[name].table1 if name in TRACES else (math.nan,) * 6
         trace = (whole or {}).get(name, {})
-        rows.append({
-            "trace": name,
-            "windows": len(here),
-            "procs_trace": trace.get("procs", math.nan), "paper_procs_trace": paper[0],
-            "tasks_trace": trace.get("n_jobs", math.nan), "paper_tasks_trace": paper[1],
-            "days_trace": trace.get("days", math.nan), "paper_days_trace": paper[2],
-            "procs_inst": float(here["n_procs"].mean()), "paper_procs_inst": paper[3],
-            "tasks_inst": float(here["n_jobs"].mean()), "paper_tasks_inst": paper[4],
-            "days_inst": float(((here["window_end"] - here["window_start"]) / DAY).mean()), "paper_days_inst": paper[5],
-            "span_days_inst": float((here["release_span"] / DAY).mean()),
-            "mean_Q": float(here["mean_procs"].mean()),
-            "load": float(here["task_load"].mean()),
-        })
+        rows.append(
+            {
+                "trace": name,
+                "windows": len(here),
+                "procs_trace": trace.get("procs", math.nan),
+                "paper_procs_trace": paper[0],
+                "tasks_trace": trace.get("n_jobs", math.nan),
+                "paper_tasks_trace": paper[1],
+                "days_trace": trace.get("days", math.nan),
+                "paper_days_trace": paper[2],
+                "procs_inst": float(here["n_procs"].mean()),
+                "paper_procs_inst": paper[3],
+                "tasks_inst": float(here["n_jobs"].mean()),
+                "paper_tasks_inst": paper[4],
+                "days_inst": float(((here["window_end"] - here["window_start"]) / DAY).mean()),
+                "paper_days_inst": paper[5],
+                "span_days_inst": float((here["release_span"] / DAY).mean()),
+                "mean_Q": float(here["mean_procs"].mean()),
+                "load": float(here["task_load"].mean()),
+            }
+        )
     return pd.DataFrame(rows)
 
 
@@ -305,27 +372,42 @@ def tuned_table(tuning: pd.DataFrame, metrics=TUNED_METRICS) -> pd.DataFrame:
     def numbers(column):  # the store keeps parameters as text
         return pd.to_numeric(done[column]) if column in done else pd.Series(np.nan, index=done.index)
 
-    done = done.assign(param_dedicated=numbers("param_dedicated"), value=numbers("param_tau").fillna(numbers("param_c")))
+    done = done.assign(
+        param_dedicated=numbers("param_dedicated"), value=numbers("param_tau").fillna(numbers("param_c"))
+    )
     means = done.groupby(["workload", "policy", "param_dedicated", "value"])[list(metrics)].mean().reset_index()
     label_of = {name: label for label, name in _REGISTRY.items()}
     rows = []
     order = {name: i for i, name in enumerate(TRACES)}
-    keys = sorted(means[["workload", "policy"]].drop_duplicates().itertuples(index=False),
-                  key=lambda k: (order.get(k.workload, len(order)), k.workload, _VARIANTS.index(label_of[k.policy])))
+    keys = sorted(
+        means[["workload", "policy"]].drop_duplicates().itertuples(index=False),
+        key=lambda k: (order.get(k.workload, len(order)), k.workload, _VARIANTS.index(label_of[k.policy])),
+    )
     for workload, policy in keys:
         grid = means[(means["workload"] == workload) & (means["policy"] == policy)]
         label = label_of[policy]
         paper = TRACES[workload].table2.get(label) if workload in TRACES else None
-        at_paper = grid.iloc[:0] if paper is None else grid[(grid["param_dedicated"] == paper[0]) & np.isclose(grid["value"], paper[1])]
+        at_paper = (
+            grid.iloc[:0]
+            if paper is None
+            else grid[(grid["param_dedicated"] == paper[0]) & np.isclose(grid["value"], paper[1])]
+        )
         for metric in metrics:
             best = grid.loc[grid[metric].idxmin()]
-            rows.append({
-                "workload": workload, "label": label, "metric": metric,
-                "parameter": "tau" if label.endswith("RD") else "c",
-                "dedicated": int(best["param_dedicated"]), "value": float(best["value"]), "mean": float(best[metric]),
-                "paper_dedicated": paper[0] if paper else math.nan, "paper_value": paper[1] if paper else math.nan,
-                "mean_at_paper": float(at_paper[metric].iloc[0]) if len(at_paper) else math.nan,
-            })
+            rows.append(
+                {
+                    "workload": workload,
+                    "label": label,
+                    "metric": metric,
+                    "parameter": "tau" if label.endswith("RD") else "c",
+                    "dedicated": int(best["param_dedicated"]),
+                    "value": float(best["value"]),
+                    "mean": float(best[metric]),
+                    "paper_dedicated": paper[0] if paper else math.nan,
+                    "paper_value": paper[1] if paper else math.nan,
+                    "mean_at_paper": float(at_paper[metric].iloc[0]) if len(at_paper) else math.nan,
+                }
+            )
     return pd.DataFrame(rows)
 
 
@@ -347,7 +429,7 @@ class Claim:
 
 CLAIMS = {
     1: "Tuning (SPT-RD): on Curie, stretch increases with m_d for m_d >= 4 while flow decreases; "
-       "on LLNL-Thunder a similar trade-off as tau grows.",
+    "on LLNL-Thunder a similar trade-off as tau grows.",
     2: "Curie: SPT is stable for flow but highly detrimental to stretch relative to SRPT/GSRPT.",
     3: "Curie: GSPT-RD, SPT-RR and GSPT-RR decrease all stretch metrics; SPT-RD does not.",
     4: "Other traces: in most cases redirection improves all stretch metrics over SPT/GSPT, sometimes close to SRPT/GSRPT.",
@@ -391,8 +473,10 @@ def _lowers_all(done, workload, variant, base, evidence) -> bool | None:
     results = {m: _compare(done, workload, variant, base, m) for m in STRETCH}
     if any(r is None for r in results.values()):
         return None
-    parts = [f"{m.split('_')[1]}: lower on {r[0]}/{r[1]} windows, median change {_pct(r[2])}, ratio of means {r[3]:.3f}"
-             for m, r in results.items()]
+    parts = [
+        f"{m.split('_')[1]}: lower on {r[0]}/{r[1]} windows, median change {_pct(r[2])}, ratio of means {r[3]:.3f}"
+        for m, r in results.items()
+    ]
     evidence.append(f"{workload} {variant} vs {base}: " + "; ".join(parts))
     return all(r[3] < 1 for r in results.values())
 
@@ -400,7 +484,11 @@ def _lowers_all(done, workload, variant, base, evidence) -> bool | None:
 def _reference(done, workload) -> str | None:
     """The preemptive reference with the lower mean total stretch on ``workload`` (None when neither ran)."""
     here = done[done["workload"] == workload]
-    means = {label: here.loc[here["label"] == label, "stretch_sum"].mean() for label in ("SRPT", "GSRPT") if (here["label"] == label).any()}
+    means = {
+        label: here.loc[here["label"] == label, "stretch_sum"].mean()
+        for label in ("SRPT", "GSRPT")
+        if (here["label"] == label).any()
+    }
     return min(means, key=means.get) if means else None
 
 
@@ -441,12 +529,16 @@ def _claim1(tuning: pd.DataFrame | None) -> Claim:
             continue
         if along == "dedicated":
             ok = ups / steps > 0.5 and downs / steps > 0.5
-            evidence.append(f"Curie SPT-RD, m_d 4..10 per tau: total stretch rises on {ups}/{steps} steps of m_d, "
-                            f"total flow falls on {downs}/{steps}")
+            evidence.append(
+                f"Curie SPT-RD, m_d 4..10 per tau: total stretch rises on {ups}/{steps} steps of m_d, "
+                f"total flow falls on {downs}/{steps}"
+            )
         else:
             ok = opposite / steps > 0.5
-            evidence.append(f"LLNL-Thunder SPT-RD, tau per m_d: total stretch and total flow move in opposite "
-                            f"directions on {opposite}/{steps} steps of tau")
+            evidence.append(
+                f"LLNL-Thunder SPT-RD, tau per m_d: total stretch and total flow move in opposite "
+                f"directions on {opposite}/{steps} steps of tau"
+            )
         flags.append(ok)
     verdict = "not measurable" if not flags else ("holds" if all(flags) else ("partly" if any(flags) else "fails"))
     return Claim(1, CLAIMS[1], verdict, evidence)
@@ -463,8 +555,10 @@ def _claim2(done) -> Claim:
     stretch = min(ratios[m][3] for m in ("stretch_sum", "stretch_l2"))
     evidence = [f"Curie SPT / {ref} (ratio of means): " + ", ".join(f"{m} {r[3]:.3f}" for m, r in ratios.items())]
     ok = stretch >= SIGNIFICANT and flow < stretch
-    evidence.append(f"holds iff total and norm stretch ratios >= {SIGNIFICANT} and above the flow ratios: "
-                    f"min stretch ratio {stretch:.3f}, max flow ratio {flow:.3f}")
+    evidence.append(
+        f"holds iff total and norm stretch ratios >= {SIGNIFICANT} and above the flow ratios: "
+        f"min stretch ratio {stretch:.3f}, max flow ratio {flow:.3f}"
+    )
     return Claim(2, CLAIMS[2], "holds" if ok else "fails", evidence)
 
 
@@ -480,7 +574,9 @@ def _claim3(done) -> Claim:
     if not flags:
         return Claim(3, CLAIMS[3], "not measurable", ["no Curie window with a variant and its base"])
     verdict = "holds" if all(flags) else ("partly" if sum(flags) >= 2 else "fails")
-    evidence.append(f"{sum(flags)}/{len(flags)} sub-claims as stated (the three lower all stretch means; SPT-RD does not)")
+    evidence.append(
+        f"{sum(flags)}/{len(flags)} sub-claims as stated (the three lower all stretch means; SPT-RD does not)"
+    )
     return Claim(3, CLAIMS[3], verdict, evidence)
 
 
@@ -497,7 +593,9 @@ def _claim4(done) -> Claim:
             if ref is not None and (r := _compare(done, workload, variant, ref, "stretch_sum")) is not None:
                 evidence[-1] += f"; total stretch / {ref}: {r[3]:.3f}"
     if flags:
-        evidence.append(f"{sum(flags)}/{len(flags)} (trace, variant) pairs lower every stretch mean; holds iff more than half")
+        evidence.append(
+            f"{sum(flags)}/{len(flags)} (trace, variant) pairs lower every stretch mean; holds iff more than half"
+        )
     return Claim(4, CLAIMS[4], _verdict(flags), evidence or ["needs runs of traces other than Curie"])
 
 
@@ -514,10 +612,14 @@ def _claim5(done) -> Claim:
         ratios = {label: _compare(done, workload, "FCFS", label, "stretch_sum") for label in others}
         best = min(ratios[label][3] for label in others)
         flags.append(best >= SIGNIFICANT)
-        evidence.append(f"{workload}: FCFS total stretch / " + ", ".join(f"{label} {r[3]:.3f} (worse on {r[4]}/{r[1]} windows)"
-                                                                       for label, r in ratios.items()))
+        evidence.append(
+            f"{workload}: FCFS total stretch / "
+            + ", ".join(f"{label} {r[3]:.3f} (worse on {r[4]}/{r[1]} windows)" for label, r in ratios.items())
+        )
     if flags:
-        evidence.append(f"{sum(flags)}/{len(flags)} traces with FCFS at least {SIGNIFICANT}x the better of GSPT and SPT; holds iff more than half")
+        evidence.append(
+            f"{sum(flags)}/{len(flags)} traces with FCFS at least {SIGNIFICANT}x the better of GSPT and SPT; holds iff more than half"
+        )
     return Claim(5, CLAIMS[5], _verdict(flags), evidence or ["needs FCFS and GSPT or SPT runs"])
 
 
@@ -526,7 +628,10 @@ def _claim6(done) -> Claim:
     favour, rd_wins = [], []
     for workload in dict.fromkeys(done["workload"]):
         for variant, base in BASE.items():
-            s, f = _compare(done, workload, variant, base, "stretch_sum"), _compare(done, workload, variant, base, "flow_sum")
+            s, f = (
+                _compare(done, workload, variant, base, "stretch_sum"),
+                _compare(done, workload, variant, base, "flow_sum"),
+            )
             if s is None or f is None:
                 continue
             favour.append(s[3] < 1 and s[3] < f[3])
@@ -535,13 +640,21 @@ def _claim6(done) -> Claim:
             r = _compare(done, workload, f"{family}-RD", f"{family}-RR", "stretch_sum")
             if r is not None:
                 rd_wins.append(r[3] < 1)
-                evidence.append(f"{workload} {family}-RD / {family}-RR total stretch: {r[3]:.3f} (RD lower on {r[0]}/{r[1]} windows)")
+                evidence.append(
+                    f"{workload} {family}-RD / {family}-RR total stretch: {r[3]:.3f} (RD lower on {r[0]}/{r[1]} windows)"
+                )
     if not favour and not rd_wins:
         return Claim(6, CLAIMS[6], "not measurable", ["needs redirection runs and their bases"])
     parts = [_verdict(favour) if favour else "not measurable", _verdict(rd_wins) if rd_wins else "not measurable"]
-    evidence.append(f"total stretch lowered, by a larger factor than total flow, on {sum(favour)}/{len(favour)} (trace, variant) pairs; "
-                    f"RD below RR on {sum(rd_wins)}/{len(rd_wins)} (trace, family) pairs")
-    verdict = "holds" if parts == ["holds", "holds"] else ("fails" if all(p in ("fails", "not measurable") for p in parts) else "partly")
+    evidence.append(
+        f"total stretch lowered, by a larger factor than total flow, on {sum(favour)}/{len(favour)} (trace, variant) pairs; "
+        f"RD below RR on {sum(rd_wins)}/{len(rd_wins)} (trace, family) pairs"
+    )
+    verdict = (
+        "holds"
+        if parts == ["holds", "holds"]
+        else ("fails" if all(p in ("fails", "not measurable") for p in parts) else "partly")
+    )
     return Claim(6, CLAIMS[6], verdict, evidence)
 
 
@@ -669,9 +782,13 @@ def _html_table(frame: pd.DataFrame) -> str:
 
 def claims_markdown(claims: list[Claim]) -> str:
     """``claims.md``: each claim, its verdict and evidence."""
-    lines = ["# Seed 004: the paper's qualitative claims, checked", "",
-             f"Means over windows, paired by window. Thresholds (ours): ratio of means >= {SIGNIFICANT} for "
-             "'significantly worse' / 'highly detrimental', more than half for 'most cases'.", ""]
+    lines = [
+        "# Seed 004: the paper's qualitative claims, checked",
+        "",
+        f"Means over windows, paired by window. Thresholds (ours): ratio of means >= {SIGNIFICANT} for "
+        "'significantly worse' / 'highly detrimental', more than half for 'most cases'.",
+        "",
+    ]
     for claim in claims:
         lines += [f"## {claim.number}. {claim.claim}", "", f"**Verdict: {claim.verdict}.**", ""]
         lines += [f"- {line}" for line in claim.evidence]
@@ -679,8 +796,15 @@ def claims_markdown(claims: list[Claim]) -> str:
     return "\n".join(lines)
 
 
-def write_report(out, results: pd.DataFrame, tuning: pd.DataFrame | None, plan_: Plan, *,
-                 whole: dict[str, dict] | None = None, wall: float | None = None) -> list[Path]:
+def write_report(
+    out,
+    results: pd.DataFrame,
+    tuning: pd.DataFrame | None,
+    plan_: Plan,
+    *,
+    whole: dict[str, dict] | None = None,
+    wall: float | None = None,
+) -> list[Path]:
     """Write the report into ``out``: ``table1.csv``, ``metrics.csv`` (means per trace and policy),
     ``runs.csv`` (every run), ``tuning.csv`` and ``tuned.csv`` (with tuning: every tuning run, and
     :func:`tuned_table`), ``fig-<trace>.png`` (Figs 4-10 style),
@@ -725,44 +849,78 @@ def write_report(out, results: pd.DataFrame, tuning: pd.DataFrame | None, plan_:
         f"{len(results)} runs ({len(failed)} not done){'' if tuning is None else f' and {len(tuning)} tuning runs'}"
         f"{'' if wall is None else f', {wall:.1f} s in all'}.",
         f"Not reproduced: {', '.join(MISSING_TRACES)} (not in the shared traces folder)"
-        + (f"; policies not registered, skipped: {', '.join(plan_.skipped)}" if plan_.skipped else "") + ".",
+        + (f"; policies not registered, skipped: {', '.join(plan_.skipped)}" if plan_.skipped else "")
+        + ".",
         "Tasks: status 1, run time > 0, q > 0; conversion C (p = (q/Q) e on "
-        + ("round(m/Q) processors" if plan_.m_mode == "formula" else "Table I's processor count (m_mode table1, spec A18)")
+        + (
+            "round(m/Q) processors"
+            if plan_.m_mode == "formula"
+            else "Table I's processor count (m_mode table1, spec A18)"
+        )
         + "); releases shifted to 0; m_d clamped to m_inst - 1 (spec A7, column dedicated_used); GSPT-RD counts "
-        + ("arrivals even while a main processor is idle (literal, spec A5)." if plan_.count_if_idle
-           else "arrivals only while no main processor is idle (spec A5 option).")
+        + (
+            "arrivals even while a main processor is idle (literal, spec A5)."
+            if plan_.count_if_idle
+            else "arrivals only while no main processor is idle (spec A5 option)."
+        )
         + " Stretch = F / max(p, 10 s), unclamped; totals are sums over tasks, norms L2.",
         "",
     ]
-    shown_one = one[["trace", "windows", "tasks_inst", "paper_tasks_inst", "procs_inst", "paper_procs_inst",
-                     "days_inst", "paper_days_inst", "span_days_inst", "mean_Q", "load",
-                     "tasks_trace", "paper_tasks_trace", "days_trace", "paper_days_trace"]]
+    shown_one = one[
+        [
+            "trace",
+            "windows",
+            "tasks_inst",
+            "paper_tasks_inst",
+            "procs_inst",
+            "paper_procs_inst",
+            "days_inst",
+            "paper_days_inst",
+            "span_days_inst",
+            "mean_Q",
+            "load",
+            "tasks_trace",
+            "paper_tasks_trace",
+            "days_trace",
+            "paper_days_trace",
+        ]
+    ]
     means = metrics.copy()
     lines = header + ["## Table I (means over our windows; paper_* = the paper's)", ""] + _markdown_table(shown_one)
     lines += ["", "## Metrics per trace and policy (means over windows)", ""] + _markdown_table(means)
-    tuned_caption = ("Table II recomputed: the best tuning grid point per trace, variant and metric (means over "
-                     "windows; value = tau for RD, c for RR; paper_* = the paper's Table II point, mean_at_paper = its mean here)")
+    tuned_caption = (
+        "Table II recomputed: the best tuning grid point per trace, variant and metric (means over "
+        "windows; value = tau for RD, c for RR; paper_* = the paper's Table II point, mean_at_paper = its mean here)"
+    )
     if tuned is not None:
         lines += ["", "## " + tuned_caption, ""] + _markdown_table(tuned)
     lines += ["", "## Claims", ""] + [f"{c.number}. {c.claim} **{c.verdict}**" for c in claims]
     lines += ["", "Details in claims.md; figures:", ""] + [f"- `{name}`: {caption}" for name, caption in figures]
     if len(failed):
-        lines += ["", "## Runs not done", ""] + [f"- {r.workload} window {r.window_index} {r.label}: {r.error}" for r in failed.itertuples()]
+        lines += ["", "## Runs not done", ""] + [
+            f"- {r.workload} window {r.window_index} {r.label}: {r.error}" for r in failed.itertuples()
+        ]
     (out / "summary.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
     written.append(out / "summary.md")
     esc = html.escape
-    page = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8"><title>schedlab: seed 004 redirections</title>',
-            "<style>body{font-family:sans-serif;margin:2em;max-width:90em}table{border-collapse:collapse;margin:1em 0}"
-            "td,th{border:1px solid #ccc;padding:2px 6px;text-align:right}td:first-child,td:nth-child(2){text-align:left}"
-            "img{max-width:100%}</style></head><body>"]
+    page = [
+        "<!DOCTYPE html>",
+        '<html lang="en"><head><meta charset="utf-8"><title>schedlab: seed 004 redirections</title>',
+        "<style>body{font-family:sans-serif;margin:2em;max-width:90em}table{border-collapse:collapse;margin:1em 0}"
+        "td,th{border:1px solid #ccc;padding:2px 6px;text-align:right}td:first-child,td:nth-child(2){text-align:left}"
+        "img{max-width:100%}</style></head><body>",
+    ]
     page += [f"<p>{esc(line.lstrip('# '))}</p>" for line in header if line.strip()]
     page += ["<h2>Table I</h2>", _html_table(shown_one), "<h2>Metrics (means over windows)</h2>", _html_table(means)]
     if tuned is not None:
         page += [f"<h2>{esc(tuned_caption)}</h2>", _html_table(tuned)]
     page.append("<h2>Claims</h2>")
     for claim in claims:
-        page.append(f"<h3>{claim.number}. {esc(claim.claim)} <em>{esc(claim.verdict)}</em></h3><ul>"
-                    + "".join(f"<li>{esc(line)}</li>" for line in claim.evidence) + "</ul>")
+        page.append(
+            f"<h3>{claim.number}. {esc(claim.claim)} <em>{esc(claim.verdict)}</em></h3><ul>"
+            + "".join(f"<li>{esc(line)}</li>" for line in claim.evidence)
+            + "</ul>"
+        )
     for name, caption in figures:
         page.append(f'<h2>{esc(caption)}</h2><img src="{esc(name)}" alt="{esc(caption)}">')
     page.append("</body></html>")
@@ -778,8 +936,11 @@ def _whole_trace(plan_: Plan) -> dict[str, dict]:
     for name in plan_.traces:
         instance, report = task_jobs(str(plan_.traces_dir / TRACES[name].file))
         submit = instance.jobs.submit
-        out[name] = {"n_jobs": len(instance.jobs), "procs": report.machine_procs,
-                     "days": float(submit.max() - submit.min()) / DAY if len(submit) else math.nan}
+        out[name] = {
+            "n_jobs": len(instance.jobs),
+            "procs": report.machine_procs,
+            "days": float(submit.max() - submit.min()) / DAY if len(submit) else math.nan,
+        }
     return out
 
 
@@ -795,16 +956,27 @@ def reproduce(out, plan_: Plan, *, jobs: int = 1, progress: Callable[[int, int, 
     main_files, tuning_files = write_campaigns(out, plan_)
     tables, wall = run_spec_files(main_files + tuning_files, jobs=jobs, progress=progress)
     results = pd.concat(tables[: len(main_files)], ignore_index=True)
-    tuning = pd.concat(tables[len(main_files):], ignore_index=True) if tuning_files else None
+    tuning = pd.concat(tables[len(main_files) :], ignore_index=True) if tuning_files else None
     files = write_report(out, results, tuning, plan_, whole=_whole_trace(plan_), wall=wall)
     claims = check_claims(results, tuning)
     summary = {
-        "experiment": "redirections", "seed": plan_.seed, "quick": plan_.quick, "tuning": plan_.tuning, "jobs": jobs,
-        "m_mode": plan_.m_mode, "count_if_idle": plan_.count_if_idle,
-        "traces": list(plan_.traces), "windows": plan_.windows, "days": plan_.days, "skipped_policies": list(plan_.skipped),
+        "experiment": "redirections",
+        "seed": plan_.seed,
+        "quick": plan_.quick,
+        "tuning": plan_.tuning,
+        "jobs": jobs,
+        "m_mode": plan_.m_mode,
+        "count_if_idle": plan_.count_if_idle,
+        "traces": list(plan_.traces),
+        "windows": plan_.windows,
+        "days": plan_.days,
+        "skipped_policies": list(plan_.skipped),
         "runs": int(len(results) + (0 if tuning is None else len(tuning))),
-        "failed": int((results["state"] != "done").sum() + (0 if tuning is None else (tuning["state"] != "done").sum())),
-        "wall_seconds": wall, "claims": {c.number: c.verdict for c in claims},
+        "failed": int(
+            (results["state"] != "done").sum() + (0 if tuning is None else (tuning["state"] != "done").sum())
+        ),
+        "wall_seconds": wall,
+        "claims": {c.number: c.verdict for c in claims},
     }
     (out / "experiment.json").write_text(json.dumps(summary, indent=1) + "\n", encoding="utf-8")
     summary["files"] = [str(p) for p in files] + [str(out / "experiment.json")]

@@ -22,16 +22,25 @@ import functools
 import json
 import os
 import time
+from collections.abc import Callable
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
-from typing import Callable
 
 from schedlab.campaign.expand import RunConfig, expand
 from schedlab.campaign.spec import Campaign, metric_names
 from schedlab.campaign.store import TOPOLOGY_COLUMNS, Store
 from schedlab.errors import InputError
 
-__all__ = ["CampaignOutcome", "ProgressCallback", "execute", "pending_runs", "run_campaign", "run_spec_files", "task_instance", "task_metrics"]
+__all__ = [
+    "CampaignOutcome",
+    "ProgressCallback",
+    "execute",
+    "pending_runs",
+    "run_campaign",
+    "run_spec_files",
+    "task_instance",
+    "task_metrics",
+]
 
 ProgressCallback = Callable[[int, int, dict], None]
 """``progress(finished, total, row)`` after each stored run (``total``: runs submitted this time)."""
@@ -78,9 +87,17 @@ def execute(config: RunConfig) -> dict:
             instance = tasks.instance
             params = _clamp_dedicated(config, params, instance.platform.n_procs, row)
         row["load_seconds"] = time.perf_counter() - began
-        result = run(instance, config.policy, params, seed=config.seed, tau=config.tau, check=config.validate,
-                     report=report, penalty=config.penalty)
-    except Exception as error:  # noqa: BLE001 -- recorded as data, see the docstring
+        result = run(
+            instance,
+            config.policy,
+            params,
+            seed=config.seed,
+            tau=config.tau,
+            check=config.validate,
+            report=report,
+            penalty=config.penalty,
+        )
+    except Exception as error:
         row.update(state="failed", error=f"{type(error).__name__}: {error}")
     else:
         row.update(state="done", error=None, n_procs=instance.platform.n_procs)
@@ -88,7 +105,9 @@ def execute(config: RunConfig) -> dict:
         if tasks is not None:
             row.update(task_metrics(tasks, result.schedule, tau=config.tau))
         if config.platform is not None:
-            row.update({name: result.metrics.get(name) for name, _ in TOPOLOGY_COLUMNS if name not in ("platform", "penalty")})
+            row.update(
+                {name: result.metrics.get(name) for name, _ in TOPOLOGY_COLUMNS if name not in ("platform", "penalty")}
+            )
         row["simulate_seconds"] = result.seconds.get("simulate")
         row["validate_seconds"] = result.seconds.get("validate")
     row["wall_seconds"] = time.perf_counter() - began
@@ -135,7 +154,9 @@ def _clamp_dedicated(config: RunConfig, params: dict, m_inst: int, row: dict) ->
     used = wanted
     if dict(config.tasks).get("clamp_dedicated", True) and wanted > m_inst - 1:
         if m_inst < 2:
-            raise InputError("policy", message=f"m_inst = {m_inst}: no room for a dedicated pool (spec 004 A7), run skipped")
+            raise InputError(
+                "policy", message=f"m_inst = {m_inst}: no room for a dedicated pool (spec 004 A7), run skipped"
+            )
         used = m_inst - 1
     row["dedicated_used"] = used
     return {**params, "dedicated": used}
@@ -168,7 +189,9 @@ def task_metrics(tasks, schedule, *, tau: float = 10.0) -> dict:
         "mean_procs": tasks.mean_procs,
         "task_load": tasks.load if np.isfinite(tasks.load) else None,
         "release_span": float(jobs.submit.max() - jobs.submit.min()) if len(jobs) else None,
-        "wasted_work": float(sum(piece.end - piece.start for piece in schedule.aborted if not getattr(piece, "kept", False))),
+        "wasted_work": float(
+            sum(piece.end - piece.start for piece in schedule.aborted if not getattr(piece, "kept", False))
+        ),
     }
     for name, values in (("flow", flow), ("stretch", stretch)):
         empty = values.size == 0
@@ -196,7 +219,9 @@ def _load(config: RunConfig):
     from schedlab.workload.windows import cut
 
     stat = os.stat(config.trace_path)
-    instance, report = _load_whole(config.trace_path, config.procs, config.status, config.platform, stat.st_mtime_ns, stat.st_size)
+    instance, report = _load_whole(
+        config.trace_path, config.procs, config.status, config.platform, stat.st_mtime_ns, stat.st_size
+    )
     if config.window is None:
         return instance, report
     return Instance(cut(instance.jobs, config.window), instance.platform), report
@@ -367,7 +392,7 @@ def _drain(executor: Executor, todo: list[RunConfig], stored: Callable[[dict], N
             config = futures[future]
             try:
                 row = future.result()
-            except Exception as error:  # noqa: BLE001 -- the worker died (the run itself never raises)
+            except Exception as error:
                 outcome.lost.append((config.run_id, f"{type(error).__name__}: {error}"))
                 continue
             stored(row)

@@ -44,9 +44,19 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from schedlab.errors import InputError
 
-__all__ = ["Campaign", "CampaignSpec", "PolicySpec", "TaskSpec", "WindowSpec", "WorkloadSpec", "load_campaign", "metric_names", "parse_duration"]
+__all__ = [
+    "Campaign",
+    "CampaignSpec",
+    "PolicySpec",
+    "TaskSpec",
+    "WindowSpec",
+    "WorkloadSpec",
+    "load_campaign",
+    "metric_names",
+    "parse_duration",
+]
 
-Scalar = Union[bool, int, float, str]
+Scalar = bool | int | float | str
 
 _UNITS = {"s": 1.0, "m": 60.0, "h": 3600.0, "d": 86400.0, "w": 7 * 86400.0}
 _DURATION = re.compile(r"^\s*([0-9]+(?:\.[0-9]*)?)\s*([smhdw]?)\s*$")
@@ -168,7 +178,7 @@ class PolicySpec(_Model):
     """A registered policy and its parameters; a list value is one axis of the grid."""
 
     name: str
-    params: dict[str, Union[Scalar, list[Scalar]]] = Field(default_factory=dict)
+    params: dict[str, Scalar | list[Scalar]] = Field(default_factory=dict)
     label: str | None = None
 
     def grid(self) -> list[dict[str, Scalar]]:
@@ -279,14 +289,30 @@ def _check(campaign: Campaign) -> None:
         label = workload.label
         if label in seen:
             raise InputError(
-                source, None, f"workloads[{i}].name", repr(label), f"a name not used by workloads[{seen[label]}] (set name = ...)"
+                source,
+                None,
+                f"workloads[{i}].name",
+                repr(label),
+                f"a name not used by workloads[{seen[label]}] (set name = ...)",
             )
         seen[label] = i
         if not campaign.resolve(workload.trace).is_file():
-            raise InputError(source, None, f"workloads[{i}].trace", repr(workload.trace), "an existing trace file (relative to the spec file)")
+            raise InputError(
+                source,
+                None,
+                f"workloads[{i}].trace",
+                repr(workload.trace),
+                "an existing trace file (relative to the spec file)",
+            )
         _check_topology(source, i, workload)
         if workload.tasks is not None and workload.status not in (None, 1):
-            raise InputError(source, None, f"workloads[{i}].status", repr(workload.status), "1 or nothing for a tasks workload (spec 004 A10)")
+            raise InputError(
+                source,
+                None,
+                f"workloads[{i}].status",
+                repr(workload.status),
+                "1 or nothing for a tasks workload (spec 004 A10)",
+            )
         if workload.windows is not None:
             _check_windows(source, i, workload.windows)
     # Parameter values are checked by the policy's own reset on an empty instance of 4096 processors,
@@ -306,16 +332,26 @@ def _check(campaign: Campaign) -> None:
                 raise InputError(source, None, f"{key}.params", _toml(point), reason) from None
         if policy.label is not None:
             if policy.label in labels:
-                raise InputError(source, None, f"{key}.label", repr(policy.label), f"a label not used by policies[{labels[policy.label]}]")
+                raise InputError(
+                    source,
+                    None,
+                    f"{key}.label",
+                    repr(policy.label),
+                    f"a label not used by policies[{labels[policy.label]}]",
+                )
             labels[policy.label] = i
 
 
 def _check_windows(source: str, i: int, windows: WindowSpec) -> None:
     """``count`` is required by the random modes; ``periods`` belongs to ``sample = 'period-runs'``."""
     if windows.sample in ("random", "period-runs") and windows.count is None:
-        raise InputError(source, None, f"workloads[{i}].windows.count", None, f"an integer >= 1 for sample = {windows.sample!r}")
+        raise InputError(
+            source, None, f"workloads[{i}].windows.count", None, f"an integer >= 1 for sample = {windows.sample!r}"
+        )
     if "periods" in windows.model_fields_set and windows.sample != "period-runs":
-        raise InputError(source, None, f"workloads[{i}].windows.periods", windows.periods, "no periods unless sample = 'period-runs'")
+        raise InputError(
+            source, None, f"workloads[{i}].windows.periods", windows.periods, "no periods unless sample = 'period-runs'"
+        )
 
 
 def _toml(point: dict) -> str:
@@ -330,7 +366,9 @@ def _input_error(source: str, error: ValidationError) -> InputError:
     kind = first["type"]
     if kind == "extra_forbidden":
         allowed = _allowed_keys(loc[:-1])
-        return InputError(source, None, key, None, None, message=f"unknown key {key!r}, expected one of {', '.join(allowed)}")
+        return InputError(
+            source, None, key, None, None, message=f"unknown key {key!r}, expected one of {', '.join(allowed)}"
+        )
     if kind == "missing":
         return InputError(source, None, None, None, None, message=f"missing key {key!r}")
     value = first.get("input")
@@ -395,17 +433,25 @@ def _check_topology(source: str, i: int, workload: WorkloadSpec) -> None:
 
     if workload.platform is None:
         if workload.penalty not in (None, "none"):
-            raise InputError(source, None, f"workloads[{i}].penalty", repr(workload.penalty), "a platform (set platform = ...)")
+            raise InputError(
+                source, None, f"workloads[{i}].penalty", repr(workload.penalty), "a platform (set platform = ...)"
+            )
         return
     if workload.tasks is not None:
-        raise InputError(source, None, f"workloads[{i}].platform", repr(workload.platform), "no platform for a tasks workload")
+        raise InputError(
+            source, None, f"workloads[{i}].platform", repr(workload.platform), "no platform for a tasks workload"
+        )
     try:
         tree = parse_platform(workload.platform)
     except InputError as error:
-        raise InputError(source, None, f"workloads[{i}].platform", repr(workload.platform), str(error).split(": ", 1)[-1]) from None
+        raise InputError(
+            source, None, f"workloads[{i}].platform", repr(workload.platform), str(error).split(": ", 1)[-1]
+        ) from None
     if workload.procs is not None and workload.procs != tree.n_procs:
         raise InputError(source, None, f"workloads[{i}].procs", workload.procs, f"{tree.n_procs}, the platform's size")
     try:
         parse_penalty(workload.penalty, tree)
     except InputError as error:
-        raise InputError(source, None, f"workloads[{i}].penalty", repr(workload.penalty), str(error).split(": ", 1)[-1]) from None
+        raise InputError(
+            source, None, f"workloads[{i}].penalty", repr(workload.penalty), str(error).split(": ", 1)[-1]
+        ) from None

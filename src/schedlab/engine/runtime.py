@@ -55,12 +55,17 @@ class TopologyPenalty:
 
     def __post_init__(self) -> None:
         if self.function not in FUNCTIONS:
-            raise InputError("--penalty", field="penalty function", value=self.function,
-                             expected=f"one of {', '.join(FUNCTIONS)}")
+            raise InputError(
+                "--penalty", field="penalty function", value=self.function, expected=f"one of {', '.join(FUNCTIONS)}"
+            )
         low = 0.0 if self.function == "linear" else 1.0
         if not (isinstance(self.factor, (int, float)) and self.factor >= low and self.factor < float("inf")):
-            raise InputError("--penalty", field=f"{self.function} penalty factor", value=self.factor,
-                             expected=f"a finite number >= {low:g}")
+            raise InputError(
+                "--penalty",
+                field=f"{self.function} penalty factor",
+                value=self.factor,
+                expected=f"a finite number >= {low:g}",
+            )
 
     def describe(self) -> str:
         return f"{self.function}:{self.factor:g}"
@@ -99,7 +104,14 @@ def parse_penalty(text: str | None, platform) -> TopologyPenalty | None:
     except ValueError:
         factor = None
     if function not in FUNCTIONS or factor is None:
-        raise InputError("--penalty", field="--penalty", value=text, expected="none, linear:F or quadratic:F (e.g. quadratic:2)")
+        raise InputError(
+            "--penalty", field="--penalty", value=text, expected="none, linear:F or quadratic:F (e.g. quadratic:2)"
+        )
     if not isinstance(platform, FatTree):
-        raise InputError("--penalty", field="--penalty", value=text, expected="a --platform fat-tree:... or clusters:... to measure levels on")
+        raise InputError(
+            "--penalty",
+            field="--penalty",
+            value=text,
+            expected="a --platform fat-tree:... or clusters:... to measure levels on",
+        )
     return TopologyPenalty(platform, function, factor)

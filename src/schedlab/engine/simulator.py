@@ -13,8 +13,9 @@ job costs O(r log F) for r ranges and F free fragments, never a scan of all proc
 from __future__ import annotations
 
 import heapq
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -59,7 +60,7 @@ class Context:
     """
 
     def __init__(
-        self, instance: Instance, policy: "OnlinePolicy", rng: np.random.Generator, runtime: "TopologyPenalty | None" = None
+        self, instance: Instance, policy: OnlinePolicy, rng: np.random.Generator, runtime: TopologyPenalty | None = None
     ) -> None:
         jobs = instance.jobs
         self.platform = instance.platform
@@ -126,7 +127,9 @@ class Context:
         """
         self._check_row(row)
         if self._state[row] != QUEUED:
-            raise IllegalDecision(f"cannot start job {self._ids[row]}: it is {_STATE_NAMES[self._state[row]]} at time {self.now}")
+            raise IllegalDecision(
+                f"cannot start job {self._ids[row]}: it is {_STATE_NAMES[self._state[row]]} at time {self.now}"
+            )
         if self._procs[row] > self.free.size:
             raise IllegalDecision(
                 f"cannot start job {self._ids[row]} at time {self.now}: needs {self._procs[row]} processors, {self.free.size} free"
@@ -200,11 +203,11 @@ class Context:
 
 def simulate(
     instance: Instance,
-    policy: "OnlinePolicy",
+    policy: OnlinePolicy,
     *,
     rng: np.random.Generator | None = None,
     progress: ProgressCallback | None = None,
-    runtime: "TopologyPenalty | None" = None,
+    runtime: TopologyPenalty | None = None,
 ) -> Schedule:
     """Run ``policy`` online on ``instance`` and return the schedule it produced.
 
@@ -300,7 +303,7 @@ def simulate(
     return _collect(ctx, policy, n)
 
 
-def _collect(ctx: Context, policy: "OnlinePolicy", n: int) -> Schedule:
+def _collect(ctx: Context, policy: OnlinePolicy, n: int) -> Schedule:
     state = ctx._state
     left = [r for r in range(n) if state[r] in (QUEUED, RUNNING)]
     if left:

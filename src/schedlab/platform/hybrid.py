@@ -37,7 +37,12 @@ import numpy as np
 from schedlab.errors import InputError
 
 __all__ = [
-    "HybridInstance", "HybridPlatform", "generate_hybrid", "instance_from_json", "instance_to_json", "read_hybrid",
+    "HybridInstance",
+    "HybridPlatform",
+    "generate_hybrid",
+    "instance_from_json",
+    "instance_to_json",
+    "read_hybrid",
     "write_hybrid",
 ]
 
@@ -78,16 +83,21 @@ class HybridInstance:
         n = len(self.gpu_time)
         m = self.platform.m
         if self.cpu_times.shape != (n, m) or self.moldable.shape != (n,) or self.ids.shape != (n,):
-            raise InputError(self.source, field="tasks", message=f"column shapes {self.cpu_times.shape}, "
-                             f"{self.moldable.shape}, {self.ids.shape} do not match n = {n}, m = {m}")
+            raise InputError(
+                self.source,
+                field="tasks",
+                message=f"column shapes {self.cpu_times.shape}, "
+                f"{self.moldable.shape}, {self.ids.shape} do not match n = {n}, m = {m}",
+            )
         for array in (self.cpu_times, self.gpu_time, self.moldable, self.ids):
             array.setflags(write=False)
         _check_tasks(self)
 
     # -- construction -------------------------------------------------------------------
     @classmethod
-    def from_tasks(cls, m: int, k: int, tasks: list[tuple], *, ids=None, source: str = "instance",
-                   repair: bool = False) -> "HybridInstance":
+    def from_tasks(
+        cls, m: int, k: int, tasks: list[tuple], *, ids=None, source: str = "instance", repair: bool = False
+    ) -> HybridInstance:
         """Build from ``(cpu, gpu)`` pairs: ``cpu`` a number (sequential), a length-``m``
         sequence (moldable) or None; ``gpu`` a number or None (None means impossible).
 
@@ -107,8 +117,12 @@ class HybridInstance:
                 cpu[j] = math.inf
             elif isinstance(c, (list, tuple, np.ndarray)):
                 if len(c) != m:
-                    raise InputError(source, field=f"{path}.cpu", value=f"a list of {len(c)} times",
-                                     expected=f"one time per CPU count 1..m = {m}, or one number")
+                    raise InputError(
+                        source,
+                        field=f"{path}.cpu",
+                        value=f"a list of {len(c)} times",
+                        expected=f"one time per CPU count 1..m = {m}, or one number",
+                    )
                 cpu[j] = [_time(v, source, f"{path}.cpu[{i}]") for i, v in enumerate(c)]
                 mold[j] = True
             else:
@@ -212,14 +226,22 @@ def _check_tasks(inst: HybridInstance) -> None:
         inc = rows & (np.diff(safe, axis=1) > 0).any(axis=1)
         if inc.any():
             j = int(np.argmax(inc))
-            raise InputError(src, field=f"tasks[{j}].cpu", value=list(cpu[j]),
-                             expected="times non-increasing in the CPU count (time-monotone)")
+            raise InputError(
+                src,
+                field=f"tasks[{j}].cpu",
+                value=list(cpu[j]),
+                expected="times non-increasing in the CPU count (time-monotone)",
+            )
         work = safe * np.arange(1, inst.m + 1)
         dec = rows & (np.diff(work, axis=1) < -_WORK_RTOL * work[:, 1:]).any(axis=1)
         if dec.any():
             j = int(np.argmax(dec))
-            raise InputError(src, field=f"tasks[{j}].cpu", value=list(cpu[j]),
-                             expected="work l * time(l) non-decreasing in l (work-monotone)")
+            raise InputError(
+                src,
+                field=f"tasks[{j}].cpu",
+                value=list(cpu[j]),
+                expected="work l * time(l) non-decreasing in l (work-monotone)",
+            )
     gpu = inst.gpu_time
     if np.isnan(gpu).any() or (gpu <= 0).any():
         j = int(np.argmax(np.isnan(gpu) | (gpu <= 0)))
@@ -227,8 +249,11 @@ def _check_tasks(inst: HybridInstance) -> None:
     runnable = np.isfinite(inst.fastest_cpu_time) | np.isfinite(inst.usable_gpu_time)
     if not runnable.all():
         j = int(np.argmin(runnable))
-        raise InputError(src, field=f"tasks[{j}]", message=f"task {inst.ids[j]} can run on no processor "
-                         f"of this platform (m = {inst.m}, k = {inst.k})")
+        raise InputError(
+            src,
+            field=f"tasks[{j}]",
+            message=f"task {inst.ids[j]} can run on no processor of this platform (m = {inst.m}, k = {inst.k})",
+        )
 
 
 # -- JSON -----------------------------------------------------------------------------------
@@ -352,5 +377,11 @@ def generate_hybrid(n: int, m: int, k: int, *, rng: np.random.Generator, g_bound
     l = np.arange(1, m + 1, dtype=float)
     cpu = (beta * p1)[:, None] + ((1.0 - beta) * p1)[:, None] / l[None, :]
     gpu = g * cpu[:, -1]
-    return HybridInstance(HybridPlatform(int(m), int(k)), cpu, gpu, np.ones(n, dtype=bool),
-                          np.arange(n, dtype=np.int64), f"generate(n={n},m={m},k={k})")
+    return HybridInstance(
+        HybridPlatform(int(m), int(k)),
+        cpu,
+        gpu,
+        np.ones(n, dtype=bool),
+        np.arange(n, dtype=np.int64),
+        f"generate(n={n},m={m},k={k})",
+    )

@@ -64,7 +64,7 @@ class IntervalSet:
         self.size = sum(hi - lo for lo, hi in norm)
 
     @classmethod
-    def full(cls, n: int) -> "IntervalSet":
+    def full(cls, n: int) -> IntervalSet:
         return cls(((0, n),)) if n > 0 else cls()
 
     def ranges(self) -> Allocation:

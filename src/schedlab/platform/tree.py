@@ -63,18 +63,30 @@ class FatTree:
             or not all(isinstance(v, int) and not isinstance(v, bool) and v >= 1 for v in levels)
             or levels[0] != 1
         ):
-            raise InputError(source, field="fat-tree levels", value=text,
-                             expected="integers 1,N_1,...,m with N_0 = 1, at least two of them, all >= 1")
+            raise InputError(
+                source,
+                field="fat-tree levels",
+                value=text,
+                expected="integers 1,N_1,...,m with N_0 = 1, at least two of them, all >= 1",
+            )
         for a, b in zip(levels[:-2], levels[1:-1]):
             if b % a:
-                raise InputError(source, field="fat-tree levels", value=text,
-                                 expected=f"each switch level to divide the next ({a} does not divide {b})")
+                raise InputError(
+                    source,
+                    field="fat-tree levels",
+                    value=text,
+                    expected=f"each switch level to divide the next ({a} does not divide {b})",
+                )
         m = levels[-1]
         k = levels[-2]
         ell = -(-m // k)
         if k > m or (k - 1) * ell >= m:
-            raise InputError(source, field="fat-tree levels", value=text,
-                             expected=f"{k} non-empty clusters of ceil({m}/{k}) = {ell} processors (last one smaller)")
+            raise InputError(
+                source,
+                field="fat-tree levels",
+                value=text,
+                expected=f"{k} non-empty clusters of ceil({m}/{k}) = {ell} processors (last one smaller)",
+            )
         depth = len(levels) - 1
         sizes = tuple(ell * (k // levels[d]) for d in range(depth)) + (1,)
         object.__setattr__(self, "levels", levels)
@@ -86,12 +98,12 @@ class FatTree:
         object.__setattr__(self, "node_size", sizes)
 
     @classmethod
-    def flat(cls, n_procs: int) -> "FatTree":
+    def flat(cls, n_procs: int) -> FatTree:
         """One cluster of ``n_procs`` processors (``levels = (1, m)``): every allocation is local, level 1."""
         return cls((1, n_procs))
 
     @classmethod
-    def clusters(cls, n_procs: int, cluster_size: int) -> "FatTree":
+    def clusters(cls, n_procs: int, cluster_size: int) -> FatTree:
         """Ch.4's platform: clusters of ``cluster_size`` under one root, the last one possibly smaller."""
         return cls((1, -(-n_procs // cluster_size), n_procs))
 

@@ -51,14 +51,19 @@ def make_policy(name: str, params: dict[str, str] | None = None):
     for key, value in (params or {}).items():
         if key not in accepted:
             raise InputError(
-                "--param", field=f"{name} parameter", value=key, expected=f"one of {', '.join(sorted(accepted)) or '(none)'}"
+                "--param",
+                field=f"{name} parameter",
+                value=key,
+                expected=f"one of {', '.join(sorted(accepted)) or '(none)'}",
             )
         default = accepted[key].default
         if isinstance(value, str) and default is not inspect.Parameter.empty and not isinstance(default, str):
             try:
                 value = _convert(value, default)
             except ValueError:
-                raise InputError("--param", field=f"{name} {key}", value=value, expected=type(default).__name__) from None
+                raise InputError(
+                    "--param", field=f"{name} {key}", value=value, expected=type(default).__name__
+                ) from None
         kwargs[key] = value
     return cls(**kwargs)
 

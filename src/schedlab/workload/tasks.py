@@ -69,7 +69,9 @@ def convert(jobs: JobTable, n_procs: int, *, conversion: str = "C", rounding: st
     Tasks keep the job's release time; task ids are 1..N in job order, ``parent`` gives the job id.
     """
     if conversion not in CONVERSIONS:
-        raise InputError("--conversion", field="conversion", value=conversion, expected=f"one of {', '.join(CONVERSIONS)}")
+        raise InputError(
+            "--conversion", field="conversion", value=conversion, expected=f"one of {', '.join(CONVERSIONS)}"
+        )
     if rounding not in ROUNDINGS:
         raise InputError("--rounding", field="rounding", value=rounding, expected=f"one of {', '.join(ROUNDINGS)}")
     if len(jobs) == 0:
@@ -87,7 +89,9 @@ def convert(jobs: JobTable, n_procs: int, *, conversion: str = "C", rounding: st
         index = np.arange(len(jobs))
         p, m = (q / mean_q) * e, max(1, int(ROUNDINGS[rounding](n_procs / mean_q)))
     submit = jobs.submit[index]
-    table = JobTable.from_arrays(submit=submit, run_time=p, requested_time=p, procs=np.ones(len(p), dtype=np.int64), source=jobs.source)
+    table = JobTable.from_arrays(
+        submit=submit, run_time=p, requested_time=p, procs=np.ones(len(p), dtype=np.int64), source=jobs.source
+    )
     span = float(submit.max() - submit.min()) if len(submit) else 0.0
     load = float(p.sum() / (m * span)) if span > 0 else float("inf")
     return TaskInstance(Instance(table, Machine(m)), jobs.id[index], conversion, mean_q, load, None)

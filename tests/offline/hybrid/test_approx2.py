@@ -37,8 +37,13 @@ def test_sound_at_any_lambda(instance, factor):
 
 
 @settings(max_examples=100, deadline=None)
-@given(st.integers(1, 6).flatmap(lambda m: st.tuples(
-    st.just(m), st.lists(st.tuples(st.integers(1, 20), st.integers(1, m)), min_size=1, max_size=10))))
+@given(
+    st.integers(1, 6).flatmap(
+        lambda m: st.tuples(
+            st.just(m), st.lists(st.tuples(st.integers(1, 20), st.integers(1, m)), min_size=1, max_size=10)
+        )
+    )
+)
 def test_garey_graham_bound_and_no_overlap(case):
     """Greedy rigid list scheduling: no CPU used twice at once; makespan <= 2 max(W/m, p_max)."""
     m, jobs = case

@@ -99,6 +99,7 @@ def test_generated_instance_statistics():
 def test_no_gpu_and_no_cpu_edge_cases():
     """Spec 003 ambiguity 14: k = 0 (pure moldable) and m = 0 (P||Cmax on GPUs) both work."""
     from schedlab.platform.hybrid import HybridInstance
+
     only_cpu = HybridInstance.from_tasks(3, 0, [([6, 3, 2], None), ([4, 2, 2], None), (5, 7)])
     r = approx32(only_cpu)
     assert validate_hybrid(only_cpu, r, require_contiguous=True) <= 1.5 * 1.01 * brute_force_opt(only_cpu)[0]

@@ -59,6 +59,7 @@ def test_without_affinity_ratio(instance, alpha):
 
 def test_bad_parameters():
     from schedlab.platform.hybrid import HybridInstance
+
     instance = HybridInstance.from_tasks(2, 1, [(6, 1), (4, 2)])
     with pytest.raises(ValueError, match="alpha"):
         dada(instance, alpha=1.5)

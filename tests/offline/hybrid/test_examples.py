@@ -6,8 +6,19 @@ import numpy as np
 import pytest
 
 from schedlab.offline.hybrid import (
-    approx2, approx2_step, approx32, approx32_detail, approx32_step, bounds, brute_force_opt, da2, da2_step,
-    dada, dada_step, heft, heft_like,
+    approx2,
+    approx2_step,
+    approx32,
+    approx32_detail,
+    approx32_step,
+    bounds,
+    brute_force_opt,
+    da2,
+    da2_step,
+    dada,
+    dada_step,
+    heft,
+    heft_like,
 )
 from schedlab.platform.hybrid import HybridInstance
 from schedlab.validation_hybrid import validate_hybrid
@@ -16,9 +27,18 @@ from schedlab.validation_hybrid import validate_hybrid
 @pytest.fixture
 def example_a() -> HybridInstance:
     """Example A (moldable): m = 4, k = 1; CPU times for l = 1..4, then the GPU time."""
-    return HybridInstance.from_tasks(4, 1, [
-        ([4, 4, 4, 4], 12), ([7, 4, 3, 2.5], 3), ([12, 6.5, 5, 4], 8), ([9, 9, 9, 9], 20), ([30, 16, 11, 9], 6),
-    ], ids=[1, 2, 3, 4, 5])
+    return HybridInstance.from_tasks(
+        4,
+        1,
+        [
+            ([4, 4, 4, 4], 12),
+            ([7, 4, 3, 2.5], 3),
+            ([12, 6.5, 5, 4], 8),
+            ([9, 9, 9, 9], 20),
+            ([30, 16, 11, 9], 6),
+        ],
+        ids=[1, 2, 3, 4, 5],
+    )
 
 
 @pytest.fixture

@@ -11,8 +11,18 @@ from hypothesis import given, settings
 from offline.hybrid.hybrid_strategies import moldable_instances
 from schedlab.offline.hybrid import HYBRID_ALGORITHMS, approx32, approx32_detail, brute_force_opt
 from schedlab.offline.hybrid.experiment import (
-    FULL_GRID, QUICK_GRID, RUN_COLUMNS, STEP_COLUMNS, TIMING_COLUMNS, Grid, aggregate, expand_grid,
-    experiment_algorithms, instance_for, run_experiment, run_instance,
+    FULL_GRID,
+    QUICK_GRID,
+    RUN_COLUMNS,
+    STEP_COLUMNS,
+    TIMING_COLUMNS,
+    Grid,
+    aggregate,
+    expand_grid,
+    experiment_algorithms,
+    instance_for,
+    run_experiment,
+    run_instance,
 )
 from schedlab.platform.hybrid import HybridInstance
 from schedlab.validation_hybrid import validate_hybrid
@@ -43,7 +53,11 @@ def test_grids_match_table_3_1():
     quick = expand_grid(QUICK_GRID, seed=0)
     assert set(quick) <= set(full)  # same seeds: an instance does not depend on the grid
     assert [(c.n, c.m, c.k, c.sample) for c in expand_grid(TINY, seed=3)] == [
-        (8, 4, 1, 0), (8, 4, 2, 0), (20, 4, 1, 0), (20, 4, 2, 0)]
+        (8, 4, 1, 0),
+        (8, 4, 2, 0),
+        (20, 4, 1, 0),
+        (20, 4, 2, 0),
+    ]
     assert expand_grid(TINY, seed=3) == expand_grid(TINY, seed=3) != expand_grid(TINY, seed=4)
     with pytest.raises(ValueError, match="samples"):
         expand_grid(Grid((1,), (1,), (1,), 0), seed=0)
@@ -100,17 +114,63 @@ def test_run_experiment_deterministic_across_jobs():
 
 
 def test_aggregate_by_hand():
-    base = {"m": 4, "k": 1, "lower_bound": 1.0, "best_lower_bound": 1.0, "lam": math.nan, "ilp_seconds": math.nan,
-            "seed": 0, "mean_sets": math.nan}
+    base = {
+        "m": 4,
+        "k": 1,
+        "lower_bound": 1.0,
+        "best_lower_bound": 1.0,
+        "lam": math.nan,
+        "ilp_seconds": math.nan,
+        "seed": 0,
+        "mean_sets": math.nan,
+    }
     rows = [
-        {**base, "n": 10, "sample": 0, "algorithm": "approx32", "makespan": 3.0, "ratio_reference": 1.0,
-         "ratio_lower_bound": 3.0, "steps": 4, "seconds": 1.0, "mean_sets": 2.0},
-        {**base, "n": 10, "sample": 0, "algorithm": "x", "makespan": 1.5, "ratio_reference": 0.5,
-         "ratio_lower_bound": 1.5, "steps": 0, "seconds": 0.5},
-        {**base, "n": 20, "sample": 0, "algorithm": "approx32", "makespan": 2.0, "ratio_reference": 1.0,
-         "ratio_lower_bound": 2.0, "steps": 6, "seconds": 3.0, "mean_sets": 3.0},
-        {**base, "n": 20, "sample": 0, "algorithm": "x", "makespan": 4.0, "ratio_reference": 2.0,
-         "ratio_lower_bound": 4.0, "steps": 0, "seconds": 0.5},
+        {
+            **base,
+            "n": 10,
+            "sample": 0,
+            "algorithm": "approx32",
+            "makespan": 3.0,
+            "ratio_reference": 1.0,
+            "ratio_lower_bound": 3.0,
+            "steps": 4,
+            "seconds": 1.0,
+            "mean_sets": 2.0,
+        },
+        {
+            **base,
+            "n": 10,
+            "sample": 0,
+            "algorithm": "x",
+            "makespan": 1.5,
+            "ratio_reference": 0.5,
+            "ratio_lower_bound": 1.5,
+            "steps": 0,
+            "seconds": 0.5,
+        },
+        {
+            **base,
+            "n": 20,
+            "sample": 0,
+            "algorithm": "approx32",
+            "makespan": 2.0,
+            "ratio_reference": 1.0,
+            "ratio_lower_bound": 2.0,
+            "steps": 6,
+            "seconds": 3.0,
+            "mean_sets": 3.0,
+        },
+        {
+            **base,
+            "n": 20,
+            "sample": 0,
+            "algorithm": "x",
+            "makespan": 4.0,
+            "ratio_reference": 2.0,
+            "ratio_lower_bound": 4.0,
+            "steps": 0,
+            "seconds": 0.5,
+        },
     ]
     overall = aggregate(rows)
     assert [r["algorithm"] for r in overall] == ["approx32", "x"]
@@ -120,14 +180,26 @@ def test_aggregate_by_hand():
     assert (x["ratio_reference"], x["wins"], x["steps"]) == (1.25, 0.5, 0.0) and math.isnan(x["mean_sets"])
     by_n = aggregate(rows, by=("n",))
     assert [(r["n"], r["algorithm"], r["ratio_reference"]) for r in by_n] == [
-        (10, "approx32", 1.0), (10, "x", 0.5), (20, "approx32", 1.0), (20, "x", 2.0)]
+        (10, "approx32", 1.0),
+        (10, "x", 0.5),
+        (20, "approx32", 1.0),
+        (20, "x", 2.0),
+    ]
 
 
 # -- the APPROX-3/2 options compared by the experiment (objective="makespan", repack=True) ------------------
 
-EXAMPLE_A = HybridInstance.from_tasks(4, 1, [
-    ([4, 4, 4, 4], 12), ([7, 4, 3, 2.5], 3), ([12, 6.5, 5, 4], 8), ([9, 9, 9, 9], 20), ([30, 16, 11, 9], 6),
-])
+EXAMPLE_A = HybridInstance.from_tasks(
+    4,
+    1,
+    [
+        ([4, 4, 4, 4], 12),
+        ([7, 4, 3, 2.5], 3),
+        ([12, 6.5, 5, 4], 8),
+        ([9, 9, 9, 9], 20),
+        ([30, 16, 11, 9], 6),
+    ],
+)
 
 
 def test_makespan_objective_on_example_a():

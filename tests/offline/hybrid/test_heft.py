@@ -46,8 +46,11 @@ def test_bad_names():
 
 
 @settings(max_examples=60, deadline=None)
-@given(moldable_instances(max_n=8) | sequential_instances(), st.sampled_from(["lpt", "spt", "ratio"]),
-       st.sampled_from(["seq", "par"]))
+@given(
+    moldable_instances(max_n=8) | sequential_instances(),
+    st.sampled_from(["lpt", "spt", "ratio"]),
+    st.sampled_from(["seq", "par"]),
+)
 def test_valid_and_contiguous(instance, priority, alloc):
     validate_hybrid(instance, heft_like(instance, priority=priority, alloc=alloc), require_contiguous=True)
     validate_hybrid(instance, heft(instance), require_contiguous=True)

@@ -36,19 +36,22 @@ def test_json_null_means_impossible(tmp_path):
     assert json.loads((tmp_path / "o.json").read_text())["tasks"][0]["cpu"] is None
 
 
-@pytest.mark.parametrize("data, message", [
-    ({"m": 2, "k": 1}, "missing key 'tasks'"),
-    ({"m": -1, "k": 1, "tasks": []}, "m = -1, expected an integer >= 0"),
-    ({"m": 0, "k": 0, "tasks": []}, "at least one processor"),
-    ({"m": 2, "k": 1, "tasks": [{"cpu": 1, "gpu": 1}, {"cpu": [3, -1], "gpu": 1}]}, r"tasks\[1\]\.cpu\[1\] = -1"),
-    ({"m": 2, "k": 1, "tasks": [{"cpu": [3, 2, 1], "gpu": 1}]}, r"tasks\[0\]\.cpu = a list of 3 times"),
-    ({"m": 2, "k": 1, "tasks": [{"cpu": [3, 4], "gpu": 1}]}, "time-monotone"),
-    ({"m": 2, "k": 1, "tasks": [{"cpu": [4, 1], "gpu": 1}]}, "work-monotone"),
-    ({"m": 2, "k": 1, "tasks": [{"cpu": 1, "gpu": "x"}]}, r"tasks\[0\]\.gpu = 'x'"),
-    ({"m": 2, "k": 0, "tasks": [{"cpu": None, "gpu": 1}]}, "can run on no processor"),
-    ({"m": 2, "k": 1, "tasks": [{"cpu": 1, "gpu": 1, "mem": 3}]}, "unknown keys"),
-    ({"m": 2, "k": 1, "tasks": [{"id": 1, "cpu": 1, "gpu": 1}, {"id": 1, "cpu": 1, "gpu": 1}]}, "not unique"),
-])
+@pytest.mark.parametrize(
+    "data, message",
+    [
+        ({"m": 2, "k": 1}, "missing key 'tasks'"),
+        ({"m": -1, "k": 1, "tasks": []}, "m = -1, expected an integer >= 0"),
+        ({"m": 0, "k": 0, "tasks": []}, "at least one processor"),
+        ({"m": 2, "k": 1, "tasks": [{"cpu": 1, "gpu": 1}, {"cpu": [3, -1], "gpu": 1}]}, r"tasks\[1\]\.cpu\[1\] = -1"),
+        ({"m": 2, "k": 1, "tasks": [{"cpu": [3, 2, 1], "gpu": 1}]}, r"tasks\[0\]\.cpu = a list of 3 times"),
+        ({"m": 2, "k": 1, "tasks": [{"cpu": [3, 4], "gpu": 1}]}, "time-monotone"),
+        ({"m": 2, "k": 1, "tasks": [{"cpu": [4, 1], "gpu": 1}]}, "work-monotone"),
+        ({"m": 2, "k": 1, "tasks": [{"cpu": 1, "gpu": "x"}]}, r"tasks\[0\]\.gpu = 'x'"),
+        ({"m": 2, "k": 0, "tasks": [{"cpu": None, "gpu": 1}]}, "can run on no processor"),
+        ({"m": 2, "k": 1, "tasks": [{"cpu": 1, "gpu": 1, "mem": 3}]}, "unknown keys"),
+        ({"m": 2, "k": 1, "tasks": [{"id": 1, "cpu": 1, "gpu": 1}, {"id": 1, "cpu": 1, "gpu": 1}]}, "not unique"),
+    ],
+)
 def test_bad_json_names_file_and_path(tmp_path, data, message):
     path = tmp_path / "bad.json"
     path.write_text(json.dumps(data))

@@ -21,16 +21,25 @@ def test_valid_schedule_returns_makespan():
     assert validate_hybrid(INST, s) == 6
 
 
-@pytest.mark.parametrize("schedule, message", [
-    (sched([0, 0], [3, 1], [False, True], [(0, 1, 2), (0,)]), "2/2/2/2 start/end/kind/resource entries for 3"),
-    (sched([0, 0, -1], [3, 1, 1], [False, True, False], [(0, 1, 2), (0,), (1,)]), "task 30: start -1"),
-    (sched([0, 0, 2], [3, 1, 4], [False, True, False], [(0, 1, 2), (0,), (0,)]), "task 30 starts at 2.0 on CPU 0 while task 10"),
-    (sched([0, 0, 4], [4, 1, 6], [False, True, False], [(0, 1, 2), (0,), (1,)]), "task 10: runs 4.0 on 3 CPU"),
-    (sched([0, 0, 4], [3, 1, 5], [False, True, False], [(0, 1, 2), (0,), (1, 2)]), "task 30: runs on 2 CPUs, at most 1"),
-    (sched([0, 0, 4], [3, 1, 6], [False, True, False], [(0, 1, 2), (1,), (1,)]), r"task 20: GPU resources \(1,\)"),
-    (sched([0, 0, 4], [3, 1, 6], [False, True, False], [(0, 1, 3), (0,), (1,)]), "task 10: CPU resources"),
-    (sched([0, 0, 4], [3, 6, 6], [False, False, False], [(0, 1, 2), (1,), (1,)]), "task 20: runs 6.0 on 1 CPU"),
-])
+@pytest.mark.parametrize(
+    "schedule, message",
+    [
+        (sched([0, 0], [3, 1], [False, True], [(0, 1, 2), (0,)]), "2/2/2/2 start/end/kind/resource entries for 3"),
+        (sched([0, 0, -1], [3, 1, 1], [False, True, False], [(0, 1, 2), (0,), (1,)]), "task 30: start -1"),
+        (
+            sched([0, 0, 2], [3, 1, 4], [False, True, False], [(0, 1, 2), (0,), (0,)]),
+            "task 30 starts at 2.0 on CPU 0 while task 10",
+        ),
+        (sched([0, 0, 4], [4, 1, 6], [False, True, False], [(0, 1, 2), (0,), (1,)]), "task 10: runs 4.0 on 3 CPU"),
+        (
+            sched([0, 0, 4], [3, 1, 5], [False, True, False], [(0, 1, 2), (0,), (1, 2)]),
+            "task 30: runs on 2 CPUs, at most 1",
+        ),
+        (sched([0, 0, 4], [3, 1, 6], [False, True, False], [(0, 1, 2), (1,), (1,)]), r"task 20: GPU resources \(1,\)"),
+        (sched([0, 0, 4], [3, 1, 6], [False, True, False], [(0, 1, 3), (0,), (1,)]), "task 10: CPU resources"),
+        (sched([0, 0, 4], [3, 6, 6], [False, False, False], [(0, 1, 2), (1,), (1,)]), "task 20: runs 6.0 on 1 CPU"),
+    ],
+)
 def test_broken_rules(schedule, message):
     with pytest.raises(ValidationError, match=message):
         validate_hybrid(INST, schedule)

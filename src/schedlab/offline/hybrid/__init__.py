@@ -25,10 +25,36 @@ from schedlab.offline.hybrid.heft import heft, heft_like
 from schedlab.offline.hybrid.schedule import HybridError, HybridSchedule, SearchInfo, SearchStep, schedule_to_json
 
 __all__ = [
-    "HYBRID_ALGORITHMS", "Bounds", "HybridAlgorithm", "HybridError", "HybridSchedule", "SearchInfo", "SearchStep",
-    "approx2", "approx2_step", "approx32", "approx32_detail", "approx32_step", "bounds", "brute_force_opt",
-    "cpu_only", "da2", "da2_step", "dada", "dada_step", "dual2", "dual2_step", "dual_search", "eft", "equal",
-    "gpu_only", "heft", "heft_like", "proportional", "schedule_to_json", "self_scheduling",
+    "HYBRID_ALGORITHMS",
+    "Bounds",
+    "HybridAlgorithm",
+    "HybridError",
+    "HybridSchedule",
+    "SearchInfo",
+    "SearchStep",
+    "approx2",
+    "approx2_step",
+    "approx32",
+    "approx32_detail",
+    "approx32_step",
+    "bounds",
+    "brute_force_opt",
+    "cpu_only",
+    "da2",
+    "da2_step",
+    "dada",
+    "dada_step",
+    "dual2",
+    "dual2_step",
+    "dual_search",
+    "eft",
+    "equal",
+    "gpu_only",
+    "heft",
+    "heft_like",
+    "proportional",
+    "schedule_to_json",
+    "self_scheduling",
 ]
 
 
@@ -46,21 +72,26 @@ def _reg(name, run, ratio=None, cutoff=1.0, contiguous=True, moldable=False):
     return name, HybridAlgorithm(name, run, ratio, cutoff, contiguous, moldable)
 
 
-HYBRID_ALGORITHMS: dict[str, HybridAlgorithm] = dict([
-    _reg("approx32", approx32, 1.5, 1.01, True, True),
-    # same accepted guesses and guarantee; the ILP minimises the longest task above lambda, then list re-packing
-    _reg("approx32-mk", partial(approx32, objective="makespan", repack=True), 1.5, 1.01, True, True),
-    _reg("approx2", approx2, 2.0, 1.01, False, True),
-    _reg("da2", da2, 2.0, 1.001),
-    _reg("dual2", dual2, 2.0, 1.001),
-    _reg("dada", partial(dada, alpha=0.5), 2.5, 1.001),  # 2 + alpha without affinity data
-    _reg("heft", heft),
-    *(_reg(f"{p}-{a}", partial(heft_like, priority=p, alloc=a))
-      for a in ("seq", "par") for p in ("lpt", "spt", "ratio")),
-    _reg("eft", eft),
-    _reg("equal", equal),
-    _reg("proportional", proportional),
-    _reg("self-scheduling", self_scheduling),
-    _reg("cpu-only", cpu_only),
-    _reg("gpu-only", gpu_only),
-])
+HYBRID_ALGORITHMS: dict[str, HybridAlgorithm] = dict(
+    [
+        _reg("approx32", approx32, 1.5, 1.01, True, True),
+        # same accepted guesses and guarantee; the ILP minimises the longest task above lambda, then list re-packing
+        _reg("approx32-mk", partial(approx32, objective="makespan", repack=True), 1.5, 1.01, True, True),
+        _reg("approx2", approx2, 2.0, 1.01, False, True),
+        _reg("da2", da2, 2.0, 1.001),
+        _reg("dual2", dual2, 2.0, 1.001),
+        _reg("dada", partial(dada, alpha=0.5), 2.5, 1.001),  # 2 + alpha without affinity data
+        _reg("heft", heft),
+        *(
+            _reg(f"{p}-{a}", partial(heft_like, priority=p, alloc=a))
+            for a in ("seq", "par")
+            for p in ("lpt", "spt", "ratio")
+        ),
+        _reg("eft", eft),
+        _reg("equal", equal),
+        _reg("proportional", proportional),
+        _reg("self-scheduling", self_scheduling),
+        _reg("cpu-only", cpu_only),
+        _reg("gpu-only", gpu_only),
+    ]
+)

@@ -70,8 +70,15 @@ def eligible_sets(instance: HybridInstance, lam: float) -> tuple[np.ndarray, np.
     return eligible, allot, times
 
 
-def approx32_detail(instance: HybridInstance, lam: float, *, time_limit: float = 30.0,
-                    mip_rel_gap: float = 1e-4, objective: str = "work", repack: bool = False) -> Approx32Step:
+def approx32_detail(
+    instance: HybridInstance,
+    lam: float,
+    *,
+    time_limit: float = 30.0,
+    mip_rel_gap: float = 1e-4,
+    objective: str = "work",
+    repack: bool = False,
+) -> Approx32Step:
     """One APPROX-3/2 step with all its intermediate results (see :func:`approx32_step`)."""
     check_objective(objective)
     n, m, k = instance.n, instance.m, instance.k
@@ -79,8 +86,9 @@ def approx32_detail(instance: HybridInstance, lam: float, *, time_limit: float =
     base = dict(lam=lam, eligible=eligible, allot=allot)
     if n == 0:
         empty = HybridSchedule.from_lists([], [], [], [], "approx32")
-        return Approx32Step(**base, chosen=np.zeros(0, dtype=np.int64), work=0.0, status="empty",
-                            latest=empty, schedule=empty)
+        return Approx32Step(
+            **base, chosen=np.zeros(0, dtype=np.int64), work=0.0, status="empty", latest=empty, schedule=empty
+        )
     if not eligible.any(axis=1).all():
         return Approx32Step(**base, chosen=None, status="no eligible set")
     # -- Step C: the ILP. Columns: one binary per eligible (task, set), then left, right.
@@ -132,9 +140,13 @@ def approx32_detail(instance: HybridInstance, lam: float, *, time_limit: float =
         nv += 1
     A = coo_array((np.asarray(v, dtype=float), (np.asarray(r), np.asarray(c))), shape=(len(lb), nv)).tocsr()
     t0 = perf_counter()
-    res = milp(cost, constraints=LinearConstraint(A, lb, ub), integrality=integrality,
-               bounds=Bounds(np.zeros(nv), upper),
-               options={"time_limit": time_limit, "mip_rel_gap": mip_rel_gap, "disp": False})
+    res = milp(
+        cost,
+        constraints=LinearConstraint(A, lb, ub),
+        integrality=integrality,
+        bounds=Bounds(np.zeros(nv), upper),
+        options={"time_limit": time_limit, "mip_rel_gap": mip_rel_gap, "disp": False},
+    )
     seconds = perf_counter() - t0
     status = {0: "optimal", 1: "limit", 2: "infeasible", 3: "unbounded"}.get(res.status, f"status {res.status}")
     if res.x is None:
@@ -150,12 +162,30 @@ def approx32_detail(instance: HybridInstance, lam: float, *, time_limit: float =
     schedule = HybridSchedule(start, start + duration, latest.on_gpu, latest.resources, "approx32")
     if repack:
         schedule = _repack(instance, schedule, latest.on_gpu, duration, allot[np.arange(n), chosen])
-    return Approx32Step(**base, chosen=chosen, left=left, right=right, work=float(work @ x[:L]), status=status,
-                        ilp_seconds=seconds, latest=latest, schedule=schedule)
+    return Approx32Step(
+        **base,
+        chosen=chosen,
+        left=left,
+        right=right,
+        work=float(work @ x[:L]),
+        status=status,
+        ilp_seconds=seconds,
+        latest=latest,
+        schedule=schedule,
+    )
 
 
-def _build(instance: HybridInstance, lam: float, chosen: np.ndarray, allot: np.ndarray, times: np.ndarray,
-           left: int, right: int, *, pair_ones: bool = False) -> HybridSchedule:
+def _build(
+    instance: HybridInstance,
+    lam: float,
+    chosen: np.ndarray,
+    allot: np.ndarray,
+    times: np.ndarray,
+    left: int,
+    right: int,
+    *,
+    pair_ones: bool = False,
+) -> HybridSchedule:
     """Step D: contiguous shelves in [0, 3lam/2] (spec 003 section 3.6 D), tasks by row within a block.
 
     ``pair_ones``: set (1) by non-increasing time, the ``left`` longest at the
@@ -237,8 +267,9 @@ def _build(instance: HybridInstance, lam: float, chosen: np.ndarray, allot: np.n
     return HybridSchedule(start, start + t, on_gpu, tuple(resources), "approx32")
 
 
-def _repack(instance: HybridInstance, schedule: HybridSchedule, on_gpu: np.ndarray, duration: np.ndarray,
-            procs: np.ndarray) -> HybridSchedule:
+def _repack(
+    instance: HybridInstance, schedule: HybridSchedule, on_gpu: np.ndarray, duration: np.ndarray, procs: np.ndarray
+) -> HybridSchedule:
     """Post-ILP improvement: the same CPU/GPU split and allotments, list-scheduled; keep the shorter side.
 
     CPU tasks by non-increasing time (ties by row), each on the contiguous
@@ -264,7 +295,7 @@ def _repack(instance: HybridInstance, schedule: HybridSchedule, on_gpu: np.ndarr
             ready = sliding_window_view(avail, g).max(axis=1)
             first = int(np.argmin(ready))
             new_start[j], new_res[j] = float(ready[first]), tuple(range(first, first + g))
-            avail[first:first + g] = ready[first] + duration[j]
+            avail[first : first + g] = ready[first] + duration[j]
         if avail.max() < (start[rows] + duration[rows]).max():
             for j in rows:
                 start[j], resources[j] = new_start[j], new_res[j]
@@ -277,9 +308,15 @@ def check_objective(objective: str) -> None:
         raise ValueError(f"objective = {objective!r}, expected one of {', '.join(map(repr, _OBJECTIVES))}")
 
 
-def approx32_step(instance: HybridInstance, lam: float, *, time_limit: float = 30.0,
-                  mip_rel_gap: float = 1e-4, objective: str = "work",
-                  repack: bool = False) -> tuple[HybridSchedule | None, dict]:
+def approx32_step(
+    instance: HybridInstance,
+    lam: float,
+    *,
+    time_limit: float = 30.0,
+    mip_rel_gap: float = 1e-4,
+    objective: str = "work",
+    repack: bool = False,
+) -> tuple[HybridSchedule | None, dict]:
     """One APPROX-3/2 step: a contiguous schedule of makespan <= 3 lam / 2, or None.
 
     Source: seed 003 ch. 3 sections 3.3-3.4, Eq. 3.1, Lemmas 3.1-3.6, Thm 3.7;
@@ -312,10 +349,14 @@ def approx32_step(instance: HybridInstance, lam: float, *, time_limit: float = 3
     k = 16). ``repack=True`` also list-schedules the ILP's allotment
     (contiguous, longest first) and keeps, per side, the shorter of the two.
     """
-    d = approx32_detail(instance, lam, time_limit=time_limit, mip_rel_gap=mip_rel_gap, objective=objective,
-                        repack=repack)
-    info = {"ilp_status": d.status, "ilp_seconds": d.ilp_seconds,
-            "mean_sets": float(d.eligible.sum(axis=1).mean()) if instance.n else 0.0}
+    d = approx32_detail(
+        instance, lam, time_limit=time_limit, mip_rel_gap=mip_rel_gap, objective=objective, repack=repack
+    )
+    info = {
+        "ilp_status": d.status,
+        "ilp_seconds": d.ilp_seconds,
+        "mean_sets": float(d.eligible.sum(axis=1).mean()) if instance.n else 0.0,
+    }
     if d.schedule is None:
         if d.status not in ("infeasible", "no eligible set"):
             info["unproven"] = True
@@ -324,8 +365,15 @@ def approx32_step(instance: HybridInstance, lam: float, *, time_limit: float = 3
     return d.schedule, info
 
 
-def approx32(instance: HybridInstance, *, cutoff: float = 1.01, time_limit: float = 30.0,
-             mip_rel_gap: float = 1e-4, objective: str = "work", repack: bool = False) -> HybridSchedule:
+def approx32(
+    instance: HybridInstance,
+    *,
+    cutoff: float = 1.01,
+    time_limit: float = 30.0,
+    mip_rel_gap: float = 1e-4,
+    objective: str = "work",
+    repack: bool = False,
+) -> HybridSchedule:
     """APPROX-3/2: dual 3/2-approximation for moldable-on-CPU tasks (seven sets, ILP, contiguous shelves).
 
     Source: seed 003 ch. 3 sections 3.3-3.4 ([Ble+17]); spec 003 sections 3.0 and 3.6.
@@ -356,8 +404,9 @@ def approx32(instance: HybridInstance, *, cutoff: float = 1.01, time_limit: floa
     """
 
     def step(inst: HybridInstance, lam: float):
-        return approx32_step(inst, lam, time_limit=time_limit, mip_rel_gap=mip_rel_gap, objective=objective,
-                             repack=repack)
+        return approx32_step(
+            inst, lam, time_limit=time_limit, mip_rel_gap=mip_rel_gap, objective=objective, repack=repack
+        )
 
     check_objective(objective)
     return dual_search(instance, step, cutoff=cutoff, name="approx32")

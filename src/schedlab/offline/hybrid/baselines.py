@@ -18,7 +18,9 @@ from schedlab.platform.hybrid import HybridInstance
 __all__ = ["cpu_only", "eft", "equal", "gpu_only", "proportional", "self_scheduling"]
 
 
-def _from_workers(instance: HybridInstance, worker: dict[int, int], start: dict[int, float], name: str) -> HybridSchedule:
+def _from_workers(
+    instance: HybridInstance, worker: dict[int, int], start: dict[int, float], name: str
+) -> HybridSchedule:
     """Workers ``0 .. m-1`` are CPUs, ``m .. m+k-1`` GPUs."""
     n, m = instance.n, instance.m
     cpu_t, gpu_t = instance.seq_time, instance.usable_gpu_time
@@ -36,8 +38,13 @@ def _from_workers(instance: HybridInstance, worker: dict[int, int], start: dict[
 
 def _times(instance: HybridInstance) -> np.ndarray:
     """``(n, m + k)`` true time of every task on every worker."""
-    return np.concatenate([np.repeat(instance.seq_time[:, None], instance.m, axis=1),
-                           np.repeat(instance.usable_gpu_time[:, None], instance.k, axis=1)], axis=1)
+    return np.concatenate(
+        [
+            np.repeat(instance.seq_time[:, None], instance.m, axis=1),
+            np.repeat(instance.usable_gpu_time[:, None], instance.k, axis=1),
+        ],
+        axis=1,
+    )
 
 
 def _size(instance: HybridInstance) -> np.ndarray:

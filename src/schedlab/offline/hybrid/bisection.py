@@ -25,9 +25,17 @@ __all__ = ["Step", "dual_search"]
 Step = Callable[[HybridInstance, float], "tuple[HybridSchedule | None, dict]"]
 
 
-def dual_search(instance: HybridInstance, step: Step, *, cutoff: float | None = None, eps: float | None = None,
-                lower: float | None = None, upper: float | None = None, name: str = "",
-                max_steps: int = 200) -> HybridSchedule:
+def dual_search(
+    instance: HybridInstance,
+    step: Step,
+    *,
+    cutoff: float | None = None,
+    eps: float | None = None,
+    lower: float | None = None,
+    upper: float | None = None,
+    name: str = "",
+    max_steps: int = 200,
+) -> HybridSchedule:
     """Bisection over λ; returns the accepted schedule of smallest makespan, with its :class:`SearchInfo`.
 
     Source: spec 003 section 3.0 [choice]: bounds ``LB = max(longest, area)``

@@ -12,8 +12,7 @@ import numpy as np
 
 from schedlab.platform.hybrid import HybridInstance
 
-__all__ = ["Bounds", "area_bound", "bounds", "longest_task_bound", "one_cpu_upper_bound",
-           "sequential_upper_bound"]
+__all__ = ["Bounds", "area_bound", "bounds", "longest_task_bound", "one_cpu_upper_bound", "sequential_upper_bound"]
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,7 +10,7 @@ O(k^n) GPU assignments.
 from __future__ import annotations
 
 import math
-from functools import lru_cache
+from functools import cache
 from itertools import permutations
 
 import numpy as np
@@ -38,7 +38,7 @@ def _ssgs(jobs: tuple[tuple[float, int], ...], m: int) -> tuple[float, list[tupl
     return max(avail, default=0.0), placed
 
 
-@lru_cache(maxsize=None)
+@cache
 def _cpu_opt(jobs: tuple[tuple[float, int], ...], m: int) -> tuple[float, tuple[int, ...]]:
     """Best order of a multiset of rigid jobs (sorted tuple) on m CPUs: (makespan, order)."""
     best, best_order = math.inf, ()
@@ -54,7 +54,7 @@ def _cpu_opt(jobs: tuple[tuple[float, int], ...], m: int) -> tuple[float, tuple[
     return best, best_order
 
 
-@lru_cache(maxsize=None)
+@cache
 def _gpu_opt(times: tuple[float, ...], k: int) -> tuple[float, tuple[int, ...]]:
     """P||Cmax of sorted (decreasing) times on k GPUs by depth-first search: (makespan, gpu per job)."""
     best = [math.inf, ()]

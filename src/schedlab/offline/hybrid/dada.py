@@ -24,13 +24,15 @@ def _check_affinity(instance: HybridInstance, affinity) -> np.ndarray | None:
         return None
     aff = np.asarray(affinity, dtype=float)
     if aff.shape != (instance.n, 1 + instance.k) or not np.isfinite(aff).all() or (aff < 0).any():
-        raise ValueError(f"affinity shape {aff.shape}, expected (n, 1 + k) = ({instance.n}, {1 + instance.k}) "
-                         "finite scores >= 0")
+        raise ValueError(
+            f"affinity shape {aff.shape}, expected (n, 1 + k) = ({instance.n}, {1 + instance.k}) finite scores >= 0"
+        )
     return aff
 
 
-def dada_step(instance: HybridInstance, lam: float, *, alpha: float = 0.0, affinity=None,
-              strict: bool = False) -> tuple[HybridSchedule | None, dict]:
+def dada_step(
+    instance: HybridInstance, lam: float, *, alpha: float = 0.0, affinity=None, strict: bool = False
+) -> tuple[HybridSchedule | None, dict]:
     """One DADA(α) step: affinity placement up to about ``α lam`` per processor, then DA-2; accept iff <= (2+α) lam.
 
     Source: seed 003 ch. 2 Algorithm 2; spec 003 section 3.4 [choices].
@@ -93,8 +95,9 @@ def dada_step(instance: HybridInstance, lam: float, *, alpha: float = 0.0, affin
     return schedule, {"local": len(local)}
 
 
-def dada(instance: HybridInstance, *, alpha: float = 0.5, affinity=None, strict: bool = False,
-         cutoff: float = 1.001) -> HybridSchedule:
+def dada(
+    instance: HybridInstance, *, alpha: float = 0.5, affinity=None, strict: bool = False, cutoff: float = 1.001
+) -> HybridSchedule:
     """DADA(α): bisection over DADA steps; DADA(0) is DA-2.
 
     Source: seed 003 ch. 2 section 2.4.3, Algorithm 2; spec 003 section 3.4.

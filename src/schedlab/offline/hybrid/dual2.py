@@ -7,7 +7,6 @@ one CPU per task (the guarantee is then relative to the one-CPU optimum).
 
 from __future__ import annotations
 
-
 import numpy as np
 
 from schedlab.offline.hybrid.bisection import dual_search
@@ -19,8 +18,9 @@ from schedlab.platform.hybrid import HybridInstance
 __all__ = ["da2", "da2_place", "da2_step", "dual2", "dual2_step"]
 
 
-def _assemble(n: int, cpu_t: np.ndarray, gpu_t: np.ndarray, placed: dict[int, tuple[bool, int, float]],
-              name: str) -> HybridSchedule:
+def _assemble(
+    n: int, cpu_t: np.ndarray, gpu_t: np.ndarray, placed: dict[int, tuple[bool, int, float]], name: str
+) -> HybridSchedule:
     start, end = np.zeros(n), np.zeros(n)
     on_gpu = np.zeros(n, dtype=bool)
     resources: list[tuple[int, ...]] = [()] * n
@@ -30,8 +30,15 @@ def _assemble(n: int, cpu_t: np.ndarray, gpu_t: np.ndarray, placed: dict[int, tu
     return HybridSchedule(start, end, on_gpu, tuple(resources), name)
 
 
-def da2_place(instance: HybridInstance, lam: float, todo: np.ndarray, cpu_loads: list[float],
-              gpu_loads: list[float], *, fill: str = "le") -> dict[int, tuple[bool, int, float]] | None:
+def da2_place(
+    instance: HybridInstance,
+    lam: float,
+    todo: np.ndarray,
+    cpu_loads: list[float],
+    gpu_loads: list[float],
+    *,
+    fill: str = "le",
+) -> dict[int, tuple[bool, int, float]] | None:
     """DA-2's placement of the rows ``todo`` after the given loads (updated in place).
 
     Returns ``{row: (on_gpu, machine, start)}``, or None when a task fits nowhere within lam.

@@ -28,8 +28,19 @@ from schedlab.platform.hybrid import HybridInstance, generate_hybrid
 from schedlab.validation_hybrid import validate_hybrid
 
 __all__ = [
-    "FULL_GRID", "QUICK_GRID", "REFERENCE", "RUN_COLUMNS", "STEP_COLUMNS", "TIMING_COLUMNS", "Grid",
-    "InstanceConfig", "aggregate", "experiment_algorithms", "expand_grid", "instance_for", "run_experiment",
+    "FULL_GRID",
+    "QUICK_GRID",
+    "REFERENCE",
+    "RUN_COLUMNS",
+    "STEP_COLUMNS",
+    "TIMING_COLUMNS",
+    "Grid",
+    "InstanceConfig",
+    "aggregate",
+    "experiment_algorithms",
+    "expand_grid",
+    "instance_for",
+    "run_experiment",
     "run_instance",
 ]
 
@@ -37,13 +48,26 @@ REFERENCE = "approx32"
 """The algorithm every makespan is divided by (Fig. 3.4: APPROX-3/2 = 1.0)."""
 
 RUN_COLUMNS = (
-    "n", "m", "k", "sample", "seed", "algorithm", "makespan", "lower_bound", "best_lower_bound",
-    "ratio_reference", "ratio_lower_bound", "steps", "lam", "mean_sets", "seconds", "ilp_seconds",
+    "n",
+    "m",
+    "k",
+    "sample",
+    "seed",
+    "algorithm",
+    "makespan",
+    "lower_bound",
+    "best_lower_bound",
+    "ratio_reference",
+    "ratio_lower_bound",
+    "steps",
+    "lam",
+    "mean_sets",
+    "seconds",
+    "ilp_seconds",
 )
 """Columns of ``runs.csv``: one row per (instance, algorithm)."""
 
-STEP_COLUMNS = ("n", "m", "k", "sample", "algorithm", "step", "lam", "accepted", "makespan", "mean_sets",
-                "seconds")
+STEP_COLUMNS = ("n", "m", "k", "sample", "algorithm", "step", "lam", "accepted", "makespan", "mean_sets", "seconds")
 """Columns of ``steps.csv``: one row per bisection step of a dual algorithm."""
 
 TIMING_COLUMNS = frozenset({"seconds", "ilp_seconds"})
@@ -91,8 +115,13 @@ def expand_grid(grid: Grid, *, seed: int) -> list[InstanceConfig]:
     """All instances of ``grid`` in a fixed order (n, m, k, sample)."""
     if grid.samples < 1:
         raise ValueError(f"samples = {grid.samples}, expected >= 1")
-    return [InstanceConfig(n, m, k, s, instance_seed(seed, n, m, k, s))
-            for n in grid.n for m in grid.m for k in grid.k for s in range(grid.samples)]
+    return [
+        InstanceConfig(n, m, k, s, instance_seed(seed, n, m, k, s))
+        for n in grid.n
+        for m in grid.m
+        for k in grid.k
+        for s in range(grid.samples)
+    ]
 
 
 def instance_for(config: InstanceConfig) -> HybridInstance:
@@ -144,8 +173,18 @@ def run_instance(config: InstanceConfig, names: Sequence[str] | None = None) -> 
         except HybridError:
             schedule = None
         seconds = perf_counter() - t0
-        row = {**key, "seed": config.seed, "algorithm": name, "makespan": math.nan, "lower_bound": b.lower,
-               "steps": 0, "lam": math.nan, "mean_sets": math.nan, "seconds": seconds, "ilp_seconds": math.nan}
+        row = {
+            **key,
+            "seed": config.seed,
+            "algorithm": name,
+            "makespan": math.nan,
+            "lower_bound": b.lower,
+            "steps": 0,
+            "lam": math.nan,
+            "mean_sets": math.nan,
+            "seconds": seconds,
+            "ilp_seconds": math.nan,
+        }
         if schedule is not None:
             row["makespan"] = validate_hybrid(instance, schedule, require_contiguous=algorithm.contiguous)
             search = schedule.search
@@ -158,9 +197,18 @@ def run_instance(config: InstanceConfig, names: Sequence[str] | None = None) -> 
                     row["mean_sets"] = _mean(sets)
                     row["ilp_seconds"] = float(sum(s.info.get("ilp_seconds", 0.0) for s in search.steps))
                 for i, s in enumerate(search.steps):
-                    steps.append({**key, "algorithm": name, "step": i, "lam": s.lam, "accepted": s.accepted,
-                                  "makespan": s.makespan, "mean_sets": s.info.get("mean_sets", math.nan),
-                                  "seconds": s.seconds})
+                    steps.append(
+                        {
+                            **key,
+                            "algorithm": name,
+                            "step": i,
+                            "lam": s.lam,
+                            "accepted": s.accepted,
+                            "makespan": s.makespan,
+                            "mean_sets": s.info.get("mean_sets", math.nan),
+                            "seconds": s.seconds,
+                        }
+                    )
         runs.append(row)
     reference = runs[0]["makespan"]
     for row in runs:
@@ -170,8 +218,13 @@ def run_instance(config: InstanceConfig, names: Sequence[str] | None = None) -> 
     return [{c: row[c] for c in RUN_COLUMNS} for row in runs], steps
 
 
-def run_experiment(configs: Sequence[InstanceConfig], *, names: Sequence[str] | None = None, jobs: int = 1,
-                   progress: Callable[[int, int], None] | None = None) -> tuple[list[dict], list[dict]]:
+def run_experiment(
+    configs: Sequence[InstanceConfig],
+    *,
+    names: Sequence[str] | None = None,
+    jobs: int = 1,
+    progress: Callable[[int, int], None] | None = None,
+) -> tuple[list[dict], list[dict]]:
     """Run every instance (in ``jobs`` worker processes when > 1); rows in ``configs`` order.
 
     ``progress(done, total)`` is called after each instance (in order).
@@ -198,8 +251,17 @@ def run_experiment(configs: Sequence[InstanceConfig], *, names: Sequence[str] | 
     return runs, steps
 
 
-SUMMARY_COLUMNS = ("algorithm", "runs", "ratio_reference", "ratio_lower_bound", "max_ratio_lower_bound",
-                   "wins", "seconds", "steps", "mean_sets")
+SUMMARY_COLUMNS = (
+    "algorithm",
+    "runs",
+    "ratio_reference",
+    "ratio_lower_bound",
+    "max_ratio_lower_bound",
+    "wins",
+    "seconds",
+    "steps",
+    "mean_sets",
+)
 """Columns of :func:`aggregate` rows (besides the grouping keys)."""
 
 
@@ -228,12 +290,20 @@ def aggregate(runs: Sequence[dict], by: Sequence[str] = ()) -> list[dict]:
         ok = [r for r in rows if not math.isnan(r["makespan"])]
         lb = [r["ratio_lower_bound"] for r in ok]
         wins = [r["makespan"] <= best[(r["n"], r["m"], r["k"], r["sample"])] * (1 + 1e-9) for r in ok]
-        out.append({**dict(zip(by, values)), "algorithm": name, "runs": len(ok),
-                    "ratio_reference": _mean([r["ratio_reference"] for r in ok]),
-                    "ratio_lower_bound": _mean(lb), "max_ratio_lower_bound": max(lb) if lb else math.nan,
-                    "wins": _mean([float(w) for w in wins]), "seconds": _mean([r["seconds"] for r in rows]),
-                    "steps": _mean([float(r["steps"]) for r in ok]),
-                    "mean_sets": _mean([r["mean_sets"] for r in ok])})
+        out.append(
+            {
+                **dict(zip(by, values)),
+                "algorithm": name,
+                "runs": len(ok),
+                "ratio_reference": _mean([r["ratio_reference"] for r in ok]),
+                "ratio_lower_bound": _mean(lb),
+                "max_ratio_lower_bound": max(lb) if lb else math.nan,
+                "wins": _mean([float(w) for w in wins]),
+                "seconds": _mean([r["seconds"] for r in rows]),
+                "steps": _mean([float(r["steps"]) for r in ok]),
+                "mean_sets": _mean([r["mean_sets"] for r in ok]),
+            }
+        )
     return out
 
 

@@ -39,11 +39,13 @@ def plot_hybrid_gantt(instance, schedule, path: str | Path, *, title: str | None
         s, e = float(schedule.start[j]), float(schedule.end[j])
         base = m if schedule.on_gpu[j] else 0
         for first, count in _runs(tuple(schedule.resources[j])):
-            ax.add_patch(plt.Rectangle((s, base + first), e - s, count, facecolor=cmap(j % 20),
-                                       edgecolor="black", linewidth=0.4))
+            ax.add_patch(
+                plt.Rectangle((s, base + first), e - s, count, facecolor=cmap(j % 20), edgecolor="black", linewidth=0.4)
+            )
             if label:
-                ax.text((s + e) / 2, base + first + count / 2, str(instance.ids[j]), ha="center", va="center",
-                        fontsize=6)
+                ax.text(
+                    (s + e) / 2, base + first + count / 2, str(instance.ids[j]), ha="center", va="center", fontsize=6
+                )
     if m and k:
         ax.axhline(m, color="black", linewidth=1.2)
     ax.set_xlim(0, max(schedule.makespan, 1e-9) * 1.02)

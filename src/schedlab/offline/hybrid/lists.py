@@ -41,7 +41,9 @@ def least_loaded(times: np.ndarray, order, loads: list[float]) -> tuple[dict[int
     return machine, start
 
 
-def garey_graham(times: np.ndarray, procs: np.ndarray, order, m: int) -> tuple[dict[int, float], dict[int, tuple[int, ...]]]:
+def garey_graham(
+    times: np.ndarray, procs: np.ndarray, order, m: int
+) -> tuple[dict[int, float], dict[int, tuple[int, ...]]]:
     """Greedy list scheduling of rigid tasks on m CPUs [GG75]: at time 0 and at every completion,
     start, in list order, every waiting task that fits on the free CPUs (lowest ids first).
 

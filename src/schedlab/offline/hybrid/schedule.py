@@ -65,14 +65,24 @@ class HybridSchedule:
         return float(self.end.max()) if len(self.end) else 0.0
 
     @classmethod
-    def from_lists(cls, start, end, on_gpu, resources, algorithm: str = "") -> "HybridSchedule":
-        return cls(np.asarray(start, dtype=float), np.asarray(end, dtype=float), np.asarray(on_gpu, dtype=bool),
-                   tuple(tuple(int(r) for r in res) for res in resources), algorithm)
+    def from_lists(cls, start, end, on_gpu, resources, algorithm: str = "") -> HybridSchedule:
+        return cls(
+            np.asarray(start, dtype=float),
+            np.asarray(end, dtype=float),
+            np.asarray(on_gpu, dtype=bool),
+            tuple(tuple(int(r) for r in res) for res in resources),
+            algorithm,
+        )
 
-    def with_info(self, *, algorithm: str | None = None, search: SearchInfo | None = None) -> "HybridSchedule":
-        return HybridSchedule(self.start, self.end, self.on_gpu, self.resources,
-                              self.algorithm if algorithm is None else algorithm,
-                              self.search if search is None else search)
+    def with_info(self, *, algorithm: str | None = None, search: SearchInfo | None = None) -> HybridSchedule:
+        return HybridSchedule(
+            self.start,
+            self.end,
+            self.on_gpu,
+            self.resources,
+            self.algorithm if algorithm is None else algorithm,
+            self.search if search is None else search,
+        )
 
 
 def _ranges(ids: tuple[int, ...]) -> str:
@@ -89,6 +99,13 @@ def _ranges(ids: tuple[int, ...]) -> str:
 
 def schedule_to_json(schedule: HybridSchedule, ids) -> list[dict]:
     """One object per task: id, kind (``cpu``/``gpu``), resources as ranges, start, end."""
-    return [{"id": int(ids[j]), "kind": "gpu" if schedule.on_gpu[j] else "cpu",
-             "resources": _ranges(schedule.resources[j]), "start": float(schedule.start[j]),
-             "end": float(schedule.end[j])} for j in range(len(schedule.start))]
+    return [
+        {
+            "id": int(ids[j]),
+            "kind": "gpu" if schedule.on_gpu[j] else "cpu",
+            "resources": _ranges(schedule.resources[j]),
+            "start": float(schedule.start[j]),
+            "end": float(schedule.end[j]),
+        }
+        for j in range(len(schedule.start))
+    ]

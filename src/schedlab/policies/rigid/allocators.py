@@ -38,7 +38,7 @@ variant looks at processors one by one.
 from __future__ import annotations
 
 from bisect import bisect_right
-from typing import Callable
+from collections.abc import Callable
 
 from schedlab.errors import InputError
 from schedlab.platform.intervals import Allocation, IntervalSet
@@ -76,8 +76,12 @@ def split_name(spec: str) -> tuple[str, str]:
     if not option:
         option = options[0]
     if option not in options or (sep and not option):
-        raise InputError("policy", field=f"allocator {name} option", value=option,
-                         expected=f"one of {', '.join(o for o in options if o) or '(none)'}")
+        raise InputError(
+            "policy",
+            field=f"allocator {name} option",
+            value=option,
+            expected=f"one of {', '.join(o for o in options if o) or '(none)'}",
+        )
     return name, option
 
 
@@ -201,8 +205,9 @@ def _take_lowest(free: IntervalSet, lo: int, hi: int, k: int, out: list) -> None
         i += 1
 
 
-def _greedy(free: IntervalSet, tree: FatTree, size: int, clusters, *, limit: int | None,
-            counts: dict[int, int] | None = None) -> Allocation | None:
+def _greedy(
+    free: IntervalSet, tree: FatTree, size: int, clusters, *, limit: int | None, counts: dict[int, int] | None = None
+) -> Allocation | None:
     """Alg. 4: clusters by free count (descending, stable), the shortest prefix that holds ``size``.
 
     With ``limit`` (forced local), only the first ``limit`` sorted clusters may

@@ -87,10 +87,15 @@ class Conservative:
 
     def reset(self, ctx: Context) -> None:
         if self.order not in ORDERS:
-            raise InputError("policy", field="conservative order", value=self.order, expected=f"one of {', '.join(ORDERS)}")
+            raise InputError(
+                "policy", field="conservative order", value=self.order, expected=f"one of {', '.join(ORDERS)}"
+            )
         if self.compress not in COMPRESSIONS:
             raise InputError(
-                "policy", field="conservative compress", value=self.compress, expected=f"one of {', '.join(COMPRESSIONS)}"
+                "policy",
+                field="conservative compress",
+                value=self.compress,
+                expected=f"one of {', '.join(COMPRESSIONS)}",
             )
         self._allocate, forced = policy_allocator(self.allocator, ctx.platform)
         jobs = ctx.jobs
@@ -279,7 +284,13 @@ class Conservative:
     def _compress_sets(self, now: float) -> None:
         """:meth:`_compress` with processor sets: a job leaves its reservation, Algorithm 1 searches the
         starts before it (only now with ``start-now``), and the job takes it back if nothing earlier fits."""
-        sets, procs, estimate, res_start, res_alloc = self._sets, self.procs, self.estimate, self.res_start, self.res_alloc
+        sets, procs, estimate, res_start, res_alloc = (
+            self._sets,
+            self.procs,
+            self.estimate,
+            self.res_start,
+            self.res_alloc,
+        )
         times, sizes = sets.times, sets.sizes
         row_of_rank = self.row_of_rank
         start_now_only = self.compress == "start-now"

@@ -52,7 +52,9 @@ class FCFS:
 
     def reset(self, ctx: Context) -> None:
         if self.order not in ORDERS:
-            raise InputError("policy", field=f"{self.name} order", value=self.order, expected=f"one of {', '.join(ORDERS)}")
+            raise InputError(
+                "policy", field=f"{self.name} order", value=self.order, expected=f"one of {', '.join(ORDERS)}"
+            )
         self._allocate, _ = policy_allocator(self.allocator, ctx.platform)
         jobs = ctx.jobs
         self.ctx = ctx

@@ -48,21 +48,32 @@ class Redirection:
         wide = np.flatnonzero(np.asarray(procs) != 1)
         if wide.size:
             raise InputError(
-                "policy", field=f"{policy} workload", value=f"{wide.size} parallel job(s)",
+                "policy",
+                field=f"{policy} workload",
+                value=f"{wide.size} parallel job(s)",
                 expected="sequential tasks (1 processor each); convert parallel jobs with schedlab.workload.tasks",
             )
         if self.mode not in REDIRECTIONS:
-            raise InputError("policy", field=f"{policy} redirect", value=self.mode, expected=f"one of {', '.join(REDIRECTIONS)}")
+            raise InputError(
+                "policy", field=f"{policy} redirect", value=self.mode, expected=f"one of {', '.join(REDIRECTIONS)}"
+            )
         if self.mode == "none" and self.dedicated:
-            raise InputError("policy", field=f"{policy} dedicated", value=self.dedicated, expected="0 without redirection")
+            raise InputError(
+                "policy", field=f"{policy} dedicated", value=self.dedicated, expected="0 without redirection"
+            )
         if self.mode != "none" and not 1 <= self.dedicated < n_procs:
             raise InputError(
-                "policy", field=f"{policy} dedicated", value=self.dedicated, expected=f"1 <= m_d < {n_procs} (the machine size)"
+                "policy",
+                field=f"{policy} dedicated",
+                value=self.dedicated,
+                expected=f"1 <= m_d < {n_procs} (the machine size)",
             )
         if self.tau < 1:
             raise InputError("policy", field=f"{policy} tau", value=self.tau, expected="an integer >= 1")
         if not (0.0 <= self.b and 0.0 <= self.c <= 1.0):
-            raise InputError("policy", field=f"{policy} b, c", value=(self.b, self.c), expected="b >= 0 and 0 <= c <= 1")
+            raise InputError(
+                "policy", field=f"{policy} b, c", value=(self.b, self.c), expected="b >= 0 and 0 <= c <= 1"
+            )
 
 
 class RandomRedirector:
