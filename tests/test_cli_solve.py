@@ -7,7 +7,7 @@ import json
 from typer.testing import CliRunner
 
 from schedlab.cli import app
-from schedlab.platform.hybrid import HybridInstance, read_hybrid, write_hybrid
+from schedlab.workload.hybrid import HybridInstance, read_hybrid, write_hybrid
 
 runner = CliRunner()
 

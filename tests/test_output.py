@@ -19,7 +19,6 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from schedlab.engine import simulate
-from schedlab.engine.runtime import TopologyPenalty
 from schedlab.errors import InputError, ValidationError
 from schedlab.metrics import aggregate, job_metrics
 from schedlab.output import (
@@ -36,6 +35,7 @@ from schedlab.platform import Machine
 from schedlab.platform.intervals import format_allocation, normalize
 from schedlab.platform.tree import FatTree
 from schedlab.policies import make_policy
+from schedlab.runtime import TopologyPenalty
 from schedlab.schedule import Instance, JobStatus, Piece, Schedule
 from schedlab.validation import validate
 from schedlab.workload.jobs import JobTable
@@ -148,15 +148,15 @@ def on_a_fat_tree():
         status=np.array([C, C, K, R], dtype=np.int8),
         alloc=[((1, 3),), ((4, 6), (7, 8)), ((0, 1), (3, 4), (6, 7)), None],
     )
-    return Instance(jobs, tree), schedule, TopologyPenalty(tree, "quadratic", 2.0)
+    return Instance(jobs, tree, TopologyPenalty(tree, "quadratic", 2.0, jobs)), schedule
 
 
 def test_jobs_csv_on_a_fat_tree_adds_the_topology_columns(tmp_path):
     """Hand-computed b_j, K_j, K*_j, L, L_min and T' after our columns; empty for the rejected job."""
-    instance, schedule, penalty = on_a_fat_tree()
-    validate(instance, schedule, allow_rejected=True, runtime=penalty)  # the hand schedule is the engine's rule
+    instance, schedule = on_a_fat_tree()
+    validate(instance, schedule, allow_rejected=True)  # the hand schedule is the engine's rule
     path = tmp_path / "jobs.csv"
-    write_jobs_csv(path, instance, schedule, runtime=penalty)
+    write_jobs_csv(path, instance, schedule)
     header, *rows = [line.split(",") for line in path.read_text().splitlines()]
     assert tuple(header) == BATSIM_COLUMNS + EXTRA_COLUMNS + TOPOLOGY_COLUMNS
     width = len(TOPOLOGY_COLUMNS)
@@ -172,7 +172,8 @@ def test_jobs_csv_on_a_fat_tree_adds_the_topology_columns(tmp_path):
 
 
 def test_penalised_run_time_is_the_run_time_without_a_penalty(tmp_path):
-    instance, schedule, _ = on_a_fat_tree()
+    penalised, schedule = on_a_fat_tree()
+    instance = Instance(penalised.jobs, penalised.platform)  # the default model: rigid run times
     path = tmp_path / "jobs.csv"
     write_jobs_csv(path, instance, schedule)
     assert read_jobs_csv(path)["penalised_run_time"].tolist()[:3] == [4.0, 5.0, 3.0]

@@ -135,11 +135,11 @@ def simulate(
     ] = None,
 ) -> None:
     """Simulate an online POLICY on TRACE, print its metrics, and write jobs.csv and metrics.json to --out."""
-    from schedlab.engine.runtime import parse_penalty
-    from schedlab.platform.tree import parse_platform
+    from schedlab.platform.registry import parse_platform
     from schedlab.policies import make_policy
     from schedlab.policies.rigid.allocators import split_name
     from schedlab.runner import load_instance, run
+    from schedlab.runtime.penalty import parse_penalty
 
     with _one_line_errors():
         params = _parse_params(param)

@@ -68,9 +68,10 @@ def hybrid(
         import numpy as np
 
         from schedlab.errors import InputError
-        from schedlab.offline.hybrid import HYBRID_ALGORITHMS, bounds, schedule_to_json
-        from schedlab.platform.hybrid import generate_hybrid, instance_to_json, read_hybrid
-        from schedlab.validation_hybrid import validate_hybrid
+        from schedlab.offline.hybrid import HYBRID_ALGORITHMS, bounds, hybrid_instance, schedule_to_json, search_of
+        from schedlab.offline.hybrid.bounds import best_lower_bound
+        from schedlab.validation import validate
+        from schedlab.workload.hybrid import generate_hybrid, instance_to_json, read_hybrid
 
         names = [a.strip() for a in algo.split(",") if a.strip()]
         for name in names:
@@ -90,16 +91,19 @@ def hybrid(
         else:
             instance = read_hybrid(instance_path)
         b = bounds(instance)
+        common = hybrid_instance(instance)
         rows = []
         schedules = {}
-        proven = b.lower
+        searches = []
         for name in names:
             algorithm = HYBRID_ALGORITHMS[name]
             t0 = perf_counter()
             schedule = algorithm.run(instance)
             seconds = perf_counter() - t0
-            makespan = validate_hybrid(instance, schedule, require_contiguous=algorithm.contiguous)
-            search = schedule.search
+            validate(common, schedule, contiguous=algorithm.contiguous)
+            makespan = schedule.makespan
+            search = search_of(schedule)
+            searches.append((search, algorithm.moldable))
             rows.append(
                 {
                     "algorithm": name,
@@ -111,17 +115,16 @@ def hybrid(
                 }
             )
             schedules[name] = schedule
-            if search is not None and (algorithm.moldable or not instance.moldable.any()):
-                proven = max(proven, search.lower)  # every rejection of a sound step proves OPT > λ
+        proven = best_lower_bound(instance, searches)
         for row in rows:
             row["best_lower_bound"] = proven
             row["ratio"] = row["makespan"] / proven if proven > 0 else None
         if gantt is not None:
-            from schedlab.offline.hybrid.gantt import plot_hybrid_gantt
+            from schedlab.report.schedule_gantt import plot_schedule
 
             for name, schedule in schedules.items():
                 target = gantt if len(schedules) == 1 else gantt.with_name(f"{gantt.stem}_{name}{gantt.suffix}")
-                plot_hybrid_gantt(instance, schedule, target, title=f"{name}: makespan {schedule.makespan:.4g}")
+                plot_schedule(common, schedule, target, title=f"{name}: makespan {schedule.makespan:.4g}")
         if out_dir is not None:
             out_dir.mkdir(parents=True, exist_ok=True)
             (out_dir / "instance.json").write_text(json.dumps(instance_to_json(instance), indent=1) + "\n")
@@ -130,7 +133,7 @@ def hybrid(
                     "algorithm": name,
                     "makespan": schedule.makespan,
                     "lower_bound": b.lower,
-                    "tasks": schedule_to_json(schedule, instance.ids),
+                    "tasks": schedule_to_json(instance, schedule),
                 }
                 (out_dir / f"schedule_{name}.json").write_text(json.dumps(payload, indent=1) + "\n")
     if as_json:

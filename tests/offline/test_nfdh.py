@@ -47,7 +47,7 @@ def test_contiguous_local_and_within_theorem_4(jobs, k, ell):
     inst = instance(p, size, k, ell)
     schedule = nfdh_local(inst)
     validate(inst, schedule)
-    topo = topology_metrics(inst, schedule, inst.platform)
+    topo = topology_metrics(inst, schedule)
     assert topo["contiguity_factor"] == 1 and topo["locality_factor"] == 1
     area = sum(a * b for a, b in jobs)
     assert float(np.max(schedule.end)) <= 2 * area / (k * ell) + max(p) + 1e-9

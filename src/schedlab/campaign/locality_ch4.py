@@ -75,7 +75,7 @@ def run_instance(args: tuple[JobTable, Plan, int]) -> list[dict]:
     """Every allocator of ``plan`` on instance ``index``; one row each."""
     from schedlab.engine import simulate
     from schedlab.metrics import topology_metrics
-    from schedlab.platform.tree import parse_platform
+    from schedlab.platform.registry import parse_platform
     from schedlab.policies import make_policy
     from schedlab.schedule import Instance
     from schedlab.validation import validate
@@ -86,7 +86,7 @@ def run_instance(args: tuple[JobTable, Plan, int]) -> list[dict]:
     for allocator in plan.allocators:
         schedule = simulate(instance, make_policy("conservative", {"allocator": allocator}))
         validate(instance, schedule)
-        topo = topology_metrics(instance, schedule, instance.platform)
+        topo = topology_metrics(instance, schedule)
         rows.append(
             {
                 "instance": index,

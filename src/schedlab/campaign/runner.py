@@ -163,41 +163,24 @@ def _clamp_dedicated(config: RunConfig, params: dict, m_inst: int, row: dict) ->
 
 
 def task_metrics(tasks, schedule, *, tau: float = 10.0) -> dict:
-    """The seed 004 measures of a tasks run (the columns of :data:`~schedlab.campaign.store.TASK_COLUMNS`).
+    """The measures of a tasks run (the columns of :data:`~schedlab.campaign.store.TASK_COLUMNS`): the
+    conversion's Q, m_inst and load, the release span, and :func:`schedlab.metrics.flow_stretch`.
 
-    Source: spec 004-redirections section 2 (flow F = C - r, bounded stretch S = F / max(p, B) with
-    B = ``tau``; max, total and L2 norm of each) and section 8 (per instance: Q, m_inst, load, redirections,
-    wasted work). p is the task's processing time ``min(run_time, requested_time)``, so S equals the
-    unclamped bounded slowdown for non-preemptive policies and stays F / max(p, B) for preemptive ones
-    (spec A14: redirected tasks keep their original r and p). ``wasted_work`` is the length of the aborted
-    pieces (work lost: redirections, counted by the metrics' ``n_aborted``), not of the preempted ones.
+    Source: Lucarelli, Mendonca and Trystram (2017), sections II and V.
     Cost: O(n).
     """
     import numpy as np
 
-    from schedlab.metrics import job_metrics
+    from schedlab.metrics import flow_stretch
 
-    instance = tasks.instance
-    jobs = instance.jobs
-    flow = job_metrics(instance, schedule, tau=tau)["response"]
-    done = ~np.isnan(flow)
-    flow = flow[done]
-    p = np.minimum(jobs.run_time, jobs.requested_time)[done]
-    stretch = flow / np.maximum(p, tau)
+    jobs = tasks.instance.jobs
     out = {
         "conversion": tasks.conversion,
         "mean_procs": tasks.mean_procs,
         "task_load": tasks.load if np.isfinite(tasks.load) else None,
         "release_span": float(jobs.submit.max() - jobs.submit.min()) if len(jobs) else None,
-        "wasted_work": float(
-            sum(piece.end - piece.start for piece in schedule.aborted if not getattr(piece, "kept", False))
-        ),
     }
-    for name, values in (("flow", flow), ("stretch", stretch)):
-        empty = values.size == 0
-        out[f"{name}_max"] = None if empty else float(np.max(values))
-        out[f"{name}_sum"] = None if empty else float(np.sum(values))
-        out[f"{name}_l2"] = None if empty else float(np.sqrt(np.sum(values * values)))
+    out.update(flow_stretch(tasks.instance, schedule, bound=tau))
     return out
 
 

@@ -428,8 +428,8 @@ def _inner_model(annotation):
 
 def _check_topology(source: str, i: int, workload: WorkloadSpec) -> None:
     """``platform`` and ``penalty`` parse as ``simulate``'s options; a penalty needs a platform; no tasks with them."""
-    from schedlab.engine.runtime import parse_penalty
-    from schedlab.platform.tree import parse_platform
+    from schedlab.platform.registry import parse_platform
+    from schedlab.runtime.penalty import parse_penalty
 
     if workload.platform is None:
         if workload.penalty not in (None, "none"):

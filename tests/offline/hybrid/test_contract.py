@@ -6,10 +6,9 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 
-from offline.hybrid.hybrid_strategies import moldable_instances, sequential_instances
+from hybrid_strategies import check, moldable_instances, sequential_instances
 from schedlab.offline.hybrid import HYBRID_ALGORITHMS, HybridError, brute_force_opt
-from schedlab.platform.hybrid import generate_hybrid
-from schedlab.validation_hybrid import validate_hybrid
+from schedlab.workload.hybrid import generate_hybrid
 
 NAMES = sorted(HYBRID_ALGORITHMS)
 
@@ -26,8 +25,8 @@ def run(name, instance):
 def test_generated_instance(name):
     instance = generate_hybrid(30, 8, 2, rng=np.random.default_rng(11))
     a, b = run(name, instance), run(name, instance)
-    validate_hybrid(instance, a, require_contiguous=HYBRID_ALGORITHMS[name].contiguous)
-    assert a.start.tolist() == b.start.tolist() and a.resources == b.resources
+    check(instance, a, contiguous=HYBRID_ALGORITHMS[name].contiguous)
+    assert a.start.tolist() == b.start.tolist() and a.alloc == b.alloc
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -38,7 +37,7 @@ def test_valid_and_within_ratio(name, instance):
     schedule = run(name, instance)
     if schedule is None:
         return
-    makespan = validate_hybrid(instance, schedule, require_contiguous=algo.contiguous)
+    makespan = check(instance, schedule, contiguous=algo.contiguous)
     if algo.ratio is not None and (algo.moldable or not instance.moldable.any()):
         opt, _ = brute_force_opt(instance)
         assert makespan <= algo.ratio * algo.cutoff * opt * (1 + 1e-12)

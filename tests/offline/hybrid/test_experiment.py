@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 
-from offline.hybrid.hybrid_strategies import moldable_instances
-from schedlab.offline.hybrid import HYBRID_ALGORITHMS, approx32, approx32_detail, brute_force_opt
+from hybrid_strategies import check, moldable_instances
+from schedlab.offline.hybrid import HYBRID_ALGORITHMS, approx32, approx32_detail, brute_force_opt, search_of
 from schedlab.offline.hybrid.experiment import (
     FULL_GRID,
     QUICK_GRID,
@@ -24,8 +24,7 @@ from schedlab.offline.hybrid.experiment import (
     run_experiment,
     run_instance,
 )
-from schedlab.platform.hybrid import HybridInstance
-from schedlab.validation_hybrid import validate_hybrid
+from schedlab.workload.hybrid import HybridInstance
 
 TINY = Grid(n=(8, 20), m=(4,), k=(1, 2), samples=1)
 
@@ -84,13 +83,13 @@ def test_run_instance_matches_the_registry():
     best = runs[0]["best_lower_bound"]
     for row in runs:
         schedule = algos[row["algorithm"]].run(instance)
-        assert row["makespan"] == validate_hybrid(instance, schedule) == schedule.makespan
+        assert row["makespan"] == check(instance, schedule) == schedule.makespan
         assert row["ratio_reference"] == pytest.approx(row["makespan"] / reference, rel=1e-12)
         assert row["ratio_lower_bound"] == pytest.approx(row["makespan"] / best, rel=1e-12)
         assert row["lower_bound"] <= row["best_lower_bound"] == best
         assert row["makespan"] >= best * (1 - 1e-12)  # best_lower_bound is a lower bound
         ours = [s for s in steps if s["algorithm"] == row["algorithm"]]
-        assert row["steps"] == len(ours) == (schedule.search.n_steps if schedule.search else 0)
+        assert row["steps"] == len(ours) == (search_of(schedule).n_steps if search_of(schedule) else 0)
     assert runs[0]["ratio_reference"] == 1.0
     assert runs[0]["ratio_lower_bound"] <= 1.5 * 1.01 + 1e-9  # APPROX-3/2 guarantee against OPT >= best LB
     assert 1 <= runs[0]["mean_sets"] <= 4 and math.isnan(runs[2]["mean_sets"])  # |F(j)| only for the ILP
@@ -209,7 +208,7 @@ def test_makespan_objective_on_example_a():
     mk = approx32_detail(EXAMPLE_A, 10, objective="makespan")
     assert work.chosen.tolist() == [0, 6, 2, 3, 5] and work.schedule.makespan == 12
     assert mk.chosen[2] == 3 and mk.work == 26
-    assert validate_hybrid(EXAMPLE_A, mk.schedule, require_contiguous=True) == 9
+    assert check(EXAMPLE_A, mk.schedule, contiguous=True) == 9
     assert approx32(EXAMPLE_A, objective="makespan", repack=True).makespan == 9
     with pytest.raises(ValueError, match="objective"):
         approx32(EXAMPLE_A, objective="time")
@@ -231,11 +230,11 @@ def test_options_keep_the_guarantee(instance):
             assert lam < opt
             continue
         for d in (plain, packed, both):
-            assert validate_hybrid(instance, d.schedule, require_contiguous=True) <= 1.5 * lam * (1 + 1e-12)
+            assert check(instance, d.schedule, contiguous=True) <= 1.5 * lam * (1 + 1e-12)
         assert packed.schedule.makespan <= plain.schedule.makespan
         assert both.schedule.makespan <= ref.schedule.makespan
     result = approx32(instance, objective="makespan", repack=True)
-    assert validate_hybrid(instance, result, require_contiguous=True) <= 1.5 * 1.01 * opt * (1 + 1e-12)
+    assert check(instance, result, contiguous=True) <= 1.5 * 1.01 * opt * (1 + 1e-12)
 
 
 def test_options_on_a_generated_instance():
@@ -243,8 +242,8 @@ def test_options_on_a_generated_instance():
     instance = instance_for(expand_grid(Grid((60,), (16,), (2,), 1), seed=2)[0])
     ref = approx32(instance)
     mk = approx32(instance, objective="makespan", repack=True)
-    assert [s.accepted for s in ref.search.steps] == [s.accepted for s in mk.search.steps]
-    assert [s.lam for s in ref.search.steps] == [s.lam for s in mk.search.steps]
-    assert validate_hybrid(instance, mk, require_contiguous=True) <= ref.makespan * (1 + 1e-12)
-    assert mk.makespan <= 1.5 * mk.search.lam * (1 + 1e-12)
+    assert [s.accepted for s in search_of(ref).steps] == [s.accepted for s in search_of(mk).steps]
+    assert [s.lam for s in search_of(ref).steps] == [s.lam for s in search_of(mk).steps]
+    assert check(instance, mk, contiguous=True) <= ref.makespan * (1 + 1e-12)
+    assert mk.makespan <= 1.5 * search_of(mk).lam * (1 + 1e-12)
     assert np.isfinite(mk.makespan)

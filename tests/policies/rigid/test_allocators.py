@@ -6,6 +6,7 @@ of section 8, and its invariants (forced variants, same profile, one cluster).
 
 from __future__ import annotations
 
+from dataclasses import replace
 from itertools import combinations
 
 import numpy as np
@@ -14,7 +15,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from schedlab.engine import simulate
-from schedlab.engine.runtime import TopologyPenalty, parse_penalty
 from schedlab.errors import InputError
 from schedlab.metrics import topology_metrics
 from schedlab.platform.intervals import IntervalSet, normalize
@@ -22,6 +22,7 @@ from schedlab.platform.tree import FatTree
 from schedlab.policies import make_policy
 from schedlab.policies.rigid import EASY, FCFS, Conservative
 from schedlab.policies.rigid.allocators import FORCED, make_allocator
+from schedlab.runtime import TopologyPenalty, parse_penalty
 from schedlab.schedule import Instance, JobStatus
 from schedlab.validation import validate
 from schedlab.workload.jobs import JobTable
@@ -171,12 +172,11 @@ def test_penalty_makes_beplat_faster_than_basic():
         submit=[0, 0, 0], run_time=[10, 100, 100], requested_time=[10, 500, 500], procs=[1, 2, 2]
     )
     tree = FatTree((1, 2, 4, 8))
-    instance = Instance(jobs, tree)
-    model = TopologyPenalty(tree, "quadratic", 2.0)
+    instance = Instance(jobs, tree, TopologyPenalty(tree, "quadratic", 2.0, jobs))
     ends = {}
     for allocator in ("basic", "beplat"):
-        schedule = simulate(instance, Conservative(allocator=allocator), runtime=model)
-        validate(instance, schedule, runtime=model)
+        schedule = simulate(instance, Conservative(allocator=allocator))
+        validate(instance, schedule)
         ends[allocator] = (schedule.end.tolist(), [ids(a) for a in schedule.alloc])
     assert ends["basic"] == ([10, 200, 400], [[0], [1, 2], [3, 4]])
     assert ends["beplat"] == ([10, 100, 100], [[0], [2, 3], [4, 5]])
@@ -283,14 +283,14 @@ class RecordingConservative(Conservative):
 def test_conservative_schedules_are_valid_and_reservations_never_move_later(instance, allocator, compress, penalty):
     """Every allocator and penalty: the validator (with the same model) accepts the schedule, no
     reservation ever moves later and each job starts at its last one."""
-    model = parse_penalty(penalty, instance.platform)
+    instance = replace(instance, runtime=parse_penalty(penalty, instance.platform, instance.jobs))
     policy = RecordingConservative(allocator=allocator, compress=compress)
-    schedule = simulate(instance, policy, runtime=model)
-    validate(instance, schedule, runtime=model)
+    schedule = simulate(instance, policy)
+    validate(instance, schedule)
     for row, starts in policy.history.items():
         assert starts == sorted(starts, reverse=True)
         assert schedule.start[row] == starts[-1]
-    shape = topology_metrics(instance, schedule, instance.platform)
+    shape = topology_metrics(instance, schedule)
     kind = allocator.partition(":")[0]
     if kind == "cont":
         assert shape["contiguity_factor"] == 1.0
@@ -315,10 +315,10 @@ def test_best_effort_allocators_keep_basic_start_times(instance, allocator, comp
 @given(tree_instances(), st.sampled_from(ALL))
 def test_fcfs_and_easy_are_valid_with_every_allocator_and_a_penalty(instance, allocator):
     """FCFS and EASY accept every allocator; their schedules pass the validator with the same model."""
-    model = TopologyPenalty(instance.platform, "quadratic", 2.0)
+    instance = replace(instance, runtime=TopologyPenalty(instance.platform, "quadratic", 2.0, instance.jobs))
     for policy in (FCFS(allocator=allocator), EASY(allocator=allocator)):
-        schedule = simulate(instance, policy, runtime=model)
-        validate(instance, schedule, runtime=model)
+        schedule = simulate(instance, policy)
+        validate(instance, schedule)
 
 
 @settings(max_examples=60)
@@ -344,7 +344,7 @@ def test_basic_allocator_on_a_machine_is_todays_schedule(instance, policy):
 def test_topology_metrics_on_the_theorem_2_instance():
     """basic on spec 8.1: J2 on {2,3} spans clusters 0 and 1 (non-local, L = 2 > L_min = 1)."""
     instance = thm2_instance()
-    metrics = topology_metrics(instance, simulate(instance, Conservative()), instance.platform)
+    metrics = topology_metrics(instance, simulate(instance, Conservative()))
     assert metrics["n_contiguous"] == 3 and metrics["n_local"] == 2 and metrics["n_min_level"] == 2
     assert metrics["contiguity_factor"] == 1.0
     assert metrics["locality_factor"] == pytest.approx(4 / 3)

@@ -1,6 +1,7 @@
 """Offline scheduling of independent tasks on hybrid CPU+GPU nodes (seed 003 part 1, seed 000 ch. 2).
 
-Every algorithm is a pure function ``instance -> HybridSchedule`` registered
+Every algorithm is a pure function ``tasks -> Schedule`` (the common schedule; see
+:mod:`~schedlab.offline.hybrid.schedule`) registered
 under the seed's name in :data:`HYBRID_ALGORITHMS`, with what the contract
 tests check: its proven ratio to OPT (None when none is proven), whether its
 CPU sets are contiguous, and whether the guarantee covers moldable tasks
@@ -22,14 +23,23 @@ from schedlab.offline.hybrid.bruteforce import brute_force_opt
 from schedlab.offline.hybrid.dada import dada, dada_step
 from schedlab.offline.hybrid.dual2 import da2, da2_step, dual2, dual2_step
 from schedlab.offline.hybrid.heft import heft, heft_like
-from schedlab.offline.hybrid.schedule import HybridError, HybridSchedule, SearchInfo, SearchStep, schedule_to_json
+from schedlab.offline.hybrid.schedule import (
+    HybridError,
+    SearchInfo,
+    SearchStep,
+    hybrid_instance,
+    hybrid_schedule,
+    schedule_to_json,
+    search_of,
+    task_kinds,
+    task_resources,
+)
 
 __all__ = [
     "HYBRID_ALGORITHMS",
     "Bounds",
     "HybridAlgorithm",
     "HybridError",
-    "HybridSchedule",
     "SearchInfo",
     "SearchStep",
     "approx2",
@@ -52,9 +62,14 @@ __all__ = [
     "gpu_only",
     "heft",
     "heft_like",
+    "hybrid_instance",
+    "hybrid_schedule",
     "proportional",
     "schedule_to_json",
+    "search_of",
     "self_scheduling",
+    "task_kinds",
+    "task_resources",
 ]
 
 

@@ -16,8 +16,9 @@ from scipy.sparse import coo_array
 
 from schedlab.offline.hybrid.bisection import dual_search
 from schedlab.offline.hybrid.lists import left_compact
-from schedlab.offline.hybrid.schedule import HybridSchedule
-from schedlab.platform.hybrid import HybridInstance
+from schedlab.offline.hybrid.schedule import hybrid_schedule, task_kinds, task_resources
+from schedlab.schedule import Schedule
+from schedlab.workload.hybrid import HybridInstance
 
 __all__ = ["Approx32Step", "approx32", "approx32_detail", "approx32_step", "eligible_sets"]
 
@@ -38,8 +39,8 @@ class Approx32Step:
     work: float = float("nan")  # ILP objective W
     status: str = ""
     ilp_seconds: float = 0.0
-    latest: HybridSchedule | None = None  # construction before left compaction
-    schedule: HybridSchedule | None = None  # after left compaction
+    latest: Schedule | None = None  # construction before left compaction
+    schedule: Schedule | None = None  # after left compaction
     info: dict = field(default_factory=dict)
 
 
@@ -85,7 +86,7 @@ def approx32_detail(
     eligible, allot, times = eligible_sets(instance, lam)
     base = dict(lam=lam, eligible=eligible, allot=allot)
     if n == 0:
-        empty = HybridSchedule.from_lists([], [], [], [], "approx32")
+        empty = hybrid_schedule(instance, [], [], [], [], "approx32")
         return Approx32Step(
             **base, chosen=np.zeros(0, dtype=np.int64), work=0.0, status="empty", latest=empty, schedule=empty
         )
@@ -158,10 +159,11 @@ def approx32_detail(
     left, right = int(x[L]), int(x[R])
     latest = _build(instance, lam, chosen, allot, times, left, right, pair_ones=objective == "makespan")
     duration = latest.end - latest.start
-    start = left_compact(latest.start, duration, latest.on_gpu, latest.resources)
-    schedule = HybridSchedule(start, start + duration, latest.on_gpu, latest.resources, "approx32")
+    on_gpu, resources = task_kinds(instance, latest), task_resources(instance, latest)
+    start = left_compact(latest.start, duration, on_gpu, resources)
+    schedule = hybrid_schedule(instance, start, start + duration, on_gpu, resources, "approx32")
     if repack:
-        schedule = _repack(instance, schedule, latest.on_gpu, duration, allot[np.arange(n), chosen])
+        schedule = _repack(instance, schedule, on_gpu, duration, allot[np.arange(n), chosen])
     return Approx32Step(
         **base,
         chosen=chosen,
@@ -185,7 +187,7 @@ def _build(
     right: int,
     *,
     pair_ones: bool = False,
-) -> HybridSchedule:
+) -> Schedule:
     """Step D: contiguous shelves in [0, 3lam/2] (spec 003 section 3.6 D), tasks by row within a block.
 
     ``pair_ones``: set (1) by non-increasing time, the ``left`` longest at the
@@ -264,12 +266,12 @@ def _build(
         start[j], resources[j] = gtop[q], (q,)
         gload[q] += t[j]
         heapq.heappush(heap, (gload[q], q))
-    return HybridSchedule(start, start + t, on_gpu, tuple(resources), "approx32")
+    return hybrid_schedule(instance, start, start + t, on_gpu, resources, "approx32")
 
 
 def _repack(
-    instance: HybridInstance, schedule: HybridSchedule, on_gpu: np.ndarray, duration: np.ndarray, procs: np.ndarray
-) -> HybridSchedule:
+    instance: HybridInstance, schedule: Schedule, on_gpu: np.ndarray, duration: np.ndarray, procs: np.ndarray
+) -> Schedule:
     """Post-ILP improvement: the same CPU/GPU split and allotments, list-scheduled; keep the shorter side.
 
     CPU tasks by non-increasing time (ties by row), each on the contiguous
@@ -283,7 +285,7 @@ def _repack(
 
     m, k = instance.m, instance.k
     start = schedule.start.copy()
-    resources = list(schedule.resources)
+    resources = list(task_resources(instance, schedule))
     cpu_rows, gpu_rows = np.nonzero(~on_gpu)[0], np.nonzero(on_gpu)[0]
     for rows, machines in ((cpu_rows, m), (gpu_rows, k)):
         if len(rows) == 0:
@@ -299,7 +301,7 @@ def _repack(
         if avail.max() < (start[rows] + duration[rows]).max():
             for j in rows:
                 start[j], resources[j] = new_start[j], new_res[j]
-    return HybridSchedule(start, start + duration, on_gpu, tuple(resources), schedule.algorithm)
+    return hybrid_schedule(instance, start, start + duration, on_gpu, resources, schedule.policy)
 
 
 def check_objective(objective: str) -> None:
@@ -316,7 +318,7 @@ def approx32_step(
     mip_rel_gap: float = 1e-4,
     objective: str = "work",
     repack: bool = False,
-) -> tuple[HybridSchedule | None, dict]:
+) -> tuple[Schedule | None, dict]:
     """One APPROX-3/2 step: a contiguous schedule of makespan <= 3 lam / 2, or None.
 
     Source: seed 003 ch. 3 sections 3.3-3.4, Eq. 3.1, Lemmas 3.1-3.6, Thm 3.7;
@@ -373,7 +375,7 @@ def approx32(
     mip_rel_gap: float = 1e-4,
     objective: str = "work",
     repack: bool = False,
-) -> HybridSchedule:
+) -> Schedule:
     """APPROX-3/2: dual 3/2-approximation for moldable-on-CPU tasks (seven sets, ILP, contiguous shelves).
 
     Source: seed 003 ch. 3 sections 3.3-3.4 ([Ble+17]); spec 003 sections 3.0 and 3.6.

@@ -12,15 +12,14 @@ import numpy as np
 
 from schedlab.offline.hybrid.heft import heft_like
 from schedlab.offline.hybrid.lists import least_loaded
-from schedlab.offline.hybrid.schedule import HybridError, HybridSchedule
-from schedlab.platform.hybrid import HybridInstance
+from schedlab.offline.hybrid.schedule import HybridError, hybrid_schedule, renamed
+from schedlab.schedule import Schedule
+from schedlab.workload.hybrid import HybridInstance
 
 __all__ = ["cpu_only", "eft", "equal", "gpu_only", "proportional", "self_scheduling"]
 
 
-def _from_workers(
-    instance: HybridInstance, worker: dict[int, int], start: dict[int, float], name: str
-) -> HybridSchedule:
+def _from_workers(instance: HybridInstance, worker: dict[int, int], start: dict[int, float], name: str) -> Schedule:
     """Workers ``0 .. m-1`` are CPUs, ``m .. m+k-1`` GPUs."""
     n, m = instance.n, instance.m
     cpu_t, gpu_t = instance.seq_time, instance.usable_gpu_time
@@ -33,7 +32,7 @@ def _from_workers(
             e[j], resources[j] = start[j] + cpu_t[j], (w,)
         else:
             e[j], resources[j], on_gpu[j] = start[j] + gpu_t[j], (w - m,), True
-    return HybridSchedule(s, e, on_gpu, tuple(resources), name)
+    return hybrid_schedule(instance, s, e, on_gpu, resources, name)
 
 
 def _times(instance: HybridInstance) -> np.ndarray:
@@ -53,7 +52,7 @@ def _size(instance: HybridInstance) -> np.ndarray:
     return np.where(np.isfinite(cpu), cpu, instance.usable_gpu_time)
 
 
-def _weighted_lpt(instance: HybridInstance, speed: np.ndarray, name: str) -> HybridSchedule:
+def _weighted_lpt(instance: HybridInstance, speed: np.ndarray, name: str) -> Schedule:
     """Tasks by decreasing size, each to the worker minimising ``(load + c_j) / speed``
     among those that can run it (ties: lowest worker); loads counted in size units."""
     size = _size(instance)
@@ -71,7 +70,7 @@ def _weighted_lpt(instance: HybridInstance, speed: np.ndarray, name: str) -> Hyb
     return _from_workers(instance, worker, start, name)
 
 
-def equal(instance: HybridInstance) -> HybridSchedule:
+def equal(instance: HybridInstance) -> Schedule:
     """EQUAL [60]: all m + k processing elements treated as equally fast; LPT on identical machines.
 
     Source: spec 000 section 3.7 item 1 (inference).
@@ -84,7 +83,7 @@ def equal(instance: HybridInstance) -> HybridSchedule:
     return _weighted_lpt(instance, np.ones(instance.m + instance.k), "equal")
 
 
-def proportional(instance: HybridInstance) -> HybridSchedule:
+def proportional(instance: HybridInstance) -> Schedule:
     """PROPORTIONAL [49]: static split by nominal speed; each task to the worker minimising ``(load + c_j)/s_i``.
 
     Source: spec 000 section 3.7 item 2 (inference).
@@ -102,7 +101,7 @@ def proportional(instance: HybridInstance) -> HybridSchedule:
     return _weighted_lpt(instance, speed, "proportional")
 
 
-def self_scheduling(instance: HybridInstance, *, order: str = "input") -> HybridSchedule:
+def self_scheduling(instance: HybridInstance, *, order: str = "input") -> Schedule:
     """SELF-SCHEDULING [59]: one shared queue; the first idle worker takes the next task it can run.
 
     Source: spec 000 section 3.7 item 3 (inference).
@@ -131,7 +130,7 @@ def self_scheduling(instance: HybridInstance, *, order: str = "input") -> Hybrid
     return _from_workers(instance, worker, start, "self-scheduling")
 
 
-def cpu_only(instance: HybridInstance) -> HybridSchedule:
+def cpu_only(instance: HybridInstance) -> Schedule:
     """CPU-only (Table 2.2 baseline): LPT of the one-CPU times on the m CPUs.
 
     Guarantee: (4/3 - 1/(3m)) of the CPU-only optimum (Graham's LPT).
@@ -145,7 +144,7 @@ def cpu_only(instance: HybridInstance) -> HybridSchedule:
     return _from_workers(instance, machine, start, "cpu-only")
 
 
-def gpu_only(instance: HybridInstance) -> HybridSchedule:
+def gpu_only(instance: HybridInstance) -> Schedule:
     """GPU-only (Table 2.2 baseline): LPT of the GPU times on the k GPUs.
 
     Guarantee: (4/3 - 1/(3k)) of the GPU-only optimum (Graham's LPT).
@@ -159,10 +158,10 @@ def gpu_only(instance: HybridInstance) -> HybridSchedule:
     return _from_workers(instance, {j: w + instance.m for j, w in machine.items()}, start, "gpu-only")
 
 
-def eft(instance: HybridInstance) -> HybridSchedule:
+def eft(instance: HybridInstance) -> Schedule:
     """EFT greedy (spec 000 section 3.7 item 5): decreasing ``max(p̄, p)``, earliest finish time.
 
     Identical to the LPT/SEQ heuristic of Table 3.2 (:func:`heft_like`).
     Guarantee: none. Cost: O(n log n + n (m + k)).
     """
-    return heft_like(instance, priority="lpt", alloc="seq").with_info(algorithm="eft")
+    return renamed(heft_like(instance, priority="lpt", alloc="seq"), "eft")

@@ -17,12 +17,13 @@ from collections.abc import Callable
 from time import perf_counter
 
 from schedlab.offline.hybrid.bounds import bounds
-from schedlab.offline.hybrid.schedule import HybridError, HybridSchedule, SearchInfo, SearchStep
-from schedlab.platform.hybrid import HybridInstance
+from schedlab.offline.hybrid.schedule import HybridError, SearchInfo, SearchStep, renamed
+from schedlab.schedule import Schedule
+from schedlab.workload.hybrid import HybridInstance
 
 __all__ = ["Step", "dual_search"]
 
-Step = Callable[[HybridInstance, float], "tuple[HybridSchedule | None, dict]"]
+Step = Callable[[HybridInstance, float], "tuple[Schedule | None, dict]"]
 
 
 def dual_search(
@@ -35,7 +36,7 @@ def dual_search(
     upper: float | None = None,
     name: str = "",
     max_steps: int = 200,
-) -> HybridSchedule:
+) -> Schedule:
     """Bisection over λ; returns the accepted schedule of smallest makespan, with its :class:`SearchInfo`.
 
     Source: spec 003 section 3.0 [choice]: bounds ``LB = max(longest, area)``
@@ -62,7 +63,7 @@ def dual_search(
 
     Returns
     -------
-    HybridSchedule
+    Schedule
         Among accepted steps, the one of smallest makespan (ties: the smaller
         λ, i.e. the later step). ``search.lam`` is its λ, ``search.upper`` the
         smallest accepted λ and ``search.lower`` the largest rejected one (or LB).
@@ -84,7 +85,7 @@ def dual_search(
     lo = b.lower if lower is None else float(lower)
     hi = b.upper if upper is None else float(upper)
     steps: list[SearchStep] = []
-    best: tuple[HybridSchedule, float] | None = None
+    best: tuple[Schedule, float] | None = None
 
     def evaluate(lam: float) -> bool:
         nonlocal best
@@ -116,4 +117,4 @@ def dual_search(
         else:
             lo = lam
     schedule, lam = best
-    return schedule.with_info(algorithm=name, search=SearchInfo(lam, lo, hi, tuple(steps)))
+    return renamed(schedule, name, SearchInfo(lam, lo, hi, tuple(steps)))

@@ -13,8 +13,9 @@ import numpy as np
 from schedlab.offline.hybrid.bisection import dual_search
 from schedlab.offline.hybrid.bounds import one_cpu_upper_bound
 from schedlab.offline.hybrid.dual2 import da2_place
-from schedlab.offline.hybrid.schedule import HybridSchedule
-from schedlab.platform.hybrid import HybridInstance
+from schedlab.offline.hybrid.schedule import hybrid_schedule
+from schedlab.schedule import Schedule
+from schedlab.workload.hybrid import HybridInstance
 
 __all__ = ["dada", "dada_step"]
 
@@ -32,7 +33,7 @@ def _check_affinity(instance: HybridInstance, affinity) -> np.ndarray | None:
 
 def dada_step(
     instance: HybridInstance, lam: float, *, alpha: float = 0.0, affinity=None, strict: bool = False
-) -> tuple[HybridSchedule | None, dict]:
+) -> tuple[Schedule | None, dict]:
     """One DADA(α) step: affinity placement up to about ``α lam`` per processor, then DA-2; accept iff <= (2+α) lam.
 
     Source: seed 003 ch. 2 Algorithm 2; spec 003 section 3.4 [choices].
@@ -89,7 +90,7 @@ def dada_step(
     for j, (gpu, machine, s) in placed.items():
         start[j], on_gpu[j], resources[j] = s, gpu, (machine,)
         end[j] = s + float(gpu_t[j] if gpu else cpu_t[j])
-    schedule = HybridSchedule(start, end, on_gpu, tuple(resources), "dada")
+    schedule = hybrid_schedule(instance, start, end, on_gpu, resources, "dada")
     if schedule.makespan > (2 + alpha) * lam:
         return None, {"reason": f"makespan {schedule.makespan} > (2 + alpha) lambda", "local": len(local)}
     return schedule, {"local": len(local)}
@@ -97,7 +98,7 @@ def dada_step(
 
 def dada(
     instance: HybridInstance, *, alpha: float = 0.5, affinity=None, strict: bool = False, cutoff: float = 1.001
-) -> HybridSchedule:
+) -> Schedule:
     """DADA(α): bisection over DADA steps; DADA(0) is DA-2.
 
     Source: seed 003 ch. 2 section 2.4.3, Algorithm 2; spec 003 section 3.4.

@@ -23,9 +23,10 @@ from time import perf_counter
 
 import numpy as np
 
-from schedlab.offline.hybrid import HYBRID_ALGORITHMS, HybridAlgorithm, HybridError, bounds
-from schedlab.platform.hybrid import HybridInstance, generate_hybrid
-from schedlab.validation_hybrid import validate_hybrid
+from schedlab.offline.hybrid import HYBRID_ALGORITHMS, HybridAlgorithm, HybridError, bounds, hybrid_instance, search_of
+from schedlab.offline.hybrid.bounds import best_lower_bound
+from schedlab.validation import validate
+from schedlab.workload.hybrid import HybridInstance, generate_hybrid
 
 __all__ = [
     "FULL_GRID",
@@ -163,7 +164,7 @@ def run_instance(config: InstanceConfig, names: Sequence[str] | None = None) -> 
     algorithms = experiment_algorithms(names)
     instance = instance_for(config)
     b = bounds(instance)
-    proven = b.lower
+    searches = []
     key = {"n": config.n, "m": config.m, "k": config.k, "sample": config.sample}
     runs, steps = [], []
     for name, algorithm in algorithms.items():
@@ -186,12 +187,12 @@ def run_instance(config: InstanceConfig, names: Sequence[str] | None = None) -> 
             "ilp_seconds": math.nan,
         }
         if schedule is not None:
-            row["makespan"] = validate_hybrid(instance, schedule, require_contiguous=algorithm.contiguous)
-            search = schedule.search
+            validate(hybrid_instance(instance), schedule, contiguous=algorithm.contiguous)
+            row["makespan"] = schedule.makespan
+            search = search_of(schedule)
+            searches.append((search, algorithm.moldable))
             if search is not None:
                 row["steps"], row["lam"] = search.n_steps, search.lam
-                if algorithm.moldable:
-                    proven = max(proven, search.lower)
                 sets = [s.info["mean_sets"] for s in search.steps if "mean_sets" in s.info]
                 if sets:
                     row["mean_sets"] = _mean(sets)
@@ -210,6 +211,7 @@ def run_instance(config: InstanceConfig, names: Sequence[str] | None = None) -> 
                         }
                     )
         runs.append(row)
+    proven = best_lower_bound(instance, searches)
     reference = runs[0]["makespan"]
     for row in runs:
         row["best_lower_bound"] = proven

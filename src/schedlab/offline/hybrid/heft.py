@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from schedlab.offline.hybrid.schedule import HybridSchedule
-from schedlab.platform.hybrid import HybridInstance
+from schedlab.offline.hybrid.schedule import hybrid_schedule
+from schedlab.schedule import Schedule
+from schedlab.workload.hybrid import HybridInstance
 
 __all__ = ["PRIORITIES", "ALLOCATIONS", "eft_schedule", "heft", "heft_like"]
 
@@ -17,7 +18,7 @@ PRIORITIES = ("lpt", "spt", "ratio")
 ALLOCATIONS = ("seq", "par")
 
 
-def eft_schedule(instance: HybridInstance, order, cpu_count: np.ndarray, name: str) -> HybridSchedule:
+def eft_schedule(instance: HybridInstance, order, cpu_count: np.ndarray, name: str) -> Schedule:
     """Take tasks in ``order``; put each where it finishes first, appended (no insertion).
 
     A task of ``cpu_count[j] = 1`` may use the earliest free CPU, one of
@@ -52,7 +53,7 @@ def eft_schedule(instance: HybridInstance, order, cpu_count: np.ndarray, name: s
         else:
             start[j], end[j], resources[j], on_gpu[j] = gpu_start, gpu_finish, (g,), True
             gpu_avail[g] = gpu_finish
-    return HybridSchedule(start, end, on_gpu, tuple(resources), name)
+    return hybrid_schedule(instance, start, end, on_gpu, resources, name)
 
 
 def _ratio(cpu: np.ndarray, gpu: np.ndarray) -> np.ndarray:
@@ -61,7 +62,7 @@ def _ratio(cpu: np.ndarray, gpu: np.ndarray) -> np.ndarray:
     return np.where(np.isnan(r), 0.0, r)  # inf/inf: cannot happen (runnable tasks)
 
 
-def heft(instance: HybridInstance) -> HybridSchedule:
+def heft(instance: HybridInstance) -> Schedule:
     """HEFT as in XKaapi: tasks by decreasing speedup ``S_j = p̄_j / p_j``, each to its earliest-finish worker.
 
     Source: seed 003 ch. 2 Algorithm 1; spec 003 section 3.1.
@@ -81,7 +82,7 @@ def heft(instance: HybridInstance) -> HybridSchedule:
     return eft_schedule(instance, order, np.ones(instance.n, dtype=np.int64), "heft")
 
 
-def heft_like(instance: HybridInstance, *, priority: str = "lpt", alloc: str = "seq") -> HybridSchedule:
+def heft_like(instance: HybridInstance, *, priority: str = "lpt", alloc: str = "seq") -> Schedule:
     """The HEFT-like heuristics H1-H6 of Table 3.2: a priority order, then earliest finish time.
 
     Source: seed 003 ch. 3 section 3.6.2, Table 3.2; spec 003 section 3.8.

@@ -105,16 +105,18 @@ def make_allocator(spec: str, tree: FatTree) -> Allocator:
 def policy_allocator(spec: str, platform) -> tuple[Allocator | None, bool]:
     """What a policy's ``reset`` builds: (allocation function, or None for plain ``basic``; is it forced?).
 
-    The clusters and levels are those of ``platform`` when it is a
-    :class:`FatTree`, else a single cluster of ``platform.n_procs``.
-    Raises InputError (listing the allowed names) on an unknown allocator.
+    The clusters and levels are those of the platform's ``tree`` (a fat tree is its own; a plain machine
+    is a single cluster). Raises InputError on an unknown allocator (listing the allowed names) or on a
+    platform without a tree (a torus, a hybrid node).
     """
     if not isinstance(spec, str):
         raise InputError("policy", field="allocator", value=spec, expected="an allocator name")
     name, _ = split_name(spec)
     if spec == "basic":
         return None, False
-    tree = platform if isinstance(platform, FatTree) else FatTree.flat(platform.n_procs)
+    tree = getattr(platform, "tree", None)
+    if tree is None:
+        raise InputError("policy", field="allocator", value=spec, expected=f"basic on {platform.name} (no tree levels)")
     return make_allocator(spec, tree), name in FORCED
 
 

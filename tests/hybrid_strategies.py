@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 
-from schedlab.platform.hybrid import HybridInstance
+from schedlab.workload.hybrid import HybridInstance
 
 
 @st.composite
@@ -43,3 +43,12 @@ def moldable_instances(draw, max_n: int = 5, max_m: int = 4, max_k: int = 2, max
         else:
             tasks.append((p1, gpu))
     return HybridInstance.from_tasks(m, k, tasks)
+
+
+def check(tasks: HybridInstance, schedule, *, contiguous: bool = False) -> float:
+    """Validate ``schedule`` with the one validator (the tasks' CPU+GPU time model); return its makespan."""
+    from schedlab.offline.hybrid import hybrid_instance
+    from schedlab.validation import validate
+
+    validate(hybrid_instance(tasks), schedule, contiguous=contiguous)
+    return schedule.makespan

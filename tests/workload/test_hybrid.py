@@ -10,9 +10,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from offline.hybrid.hybrid_strategies import moldable_instances, sequential_instances
+from hybrid_strategies import moldable_instances, sequential_instances
 from schedlab.errors import InputError
-from schedlab.platform.hybrid import HybridInstance, generate_hybrid, read_hybrid, write_hybrid
+from schedlab.workload.hybrid import HybridInstance, generate_hybrid, read_hybrid, write_hybrid
 
 
 @settings(max_examples=50, deadline=None)
