@@ -33,16 +33,16 @@ POLICIES = {
 def one_run(trace: str, days: float, seed: int, policy: str) -> dict:
     import resource
 
-    from schedlab.runner import run
+    from schedlab.runner import run, tasks_instance
     from schedlab.workload.tasks import load_tasks
 
     began = time.perf_counter()
     tasks, _ = load_tasks(trace, window=days * 86400, seed=seed)
     read = time.perf_counter() - began
-    result = run(tasks.instance, policy, POLICIES[policy], seed=seed)
+    result = run(tasks_instance(tasks), policy, POLICIES[policy], seed=seed)
     return {
-        "tasks": len(tasks.instance.jobs),
-        "procs": tasks.instance.platform.n_procs,
+        "tasks": len(tasks.jobs),
+        "procs": tasks.n_procs,
         "read": read,
         **result.seconds,
         "total": time.perf_counter() - began,

@@ -54,7 +54,7 @@ def simulate_tasks(
 
     from schedlab import cli
     from schedlab.policies import make_policy
-    from schedlab.runner import run
+    from schedlab.runner import run, tasks_instance
     from schedlab.workload.tasks import load_tasks
 
     with cli._one_line_errors():
@@ -62,7 +62,7 @@ def simulate_tasks(
         make_policy(policy, params)
         length = parse_duration(window) if window is not None else None
         tasks, report = load_tasks(trace, window=length, seed=seed, conversion=conversion, rounding=rounding)
-        result = run(tasks.instance, policy, params, seed=seed, report=report)
+        result = run(tasks_instance(tasks), policy, params, seed=seed, report=report)
         result.info.update(
             {
                 "conversion": conversion,
@@ -79,7 +79,7 @@ def simulate_tasks(
         print(json.dumps({**result.metrics, "run": result.info}, sort_keys=True, indent=2))
         return
     cli.out.print(
-        f"{len(tasks.instance.jobs):,} tasks on {tasks.instance.platform.n_procs} processors "
+        f"{len(tasks.jobs):,} tasks on {tasks.n_procs} processors "
         f"(conversion {conversion}, Q = {tasks.mean_procs:.2f}, load {tasks.load:.2f}); "
         f"{result.info['redirected']} redirected, {result.info['wasted_work']:,.0f} s of work lost",
         markup=False,

@@ -31,6 +31,7 @@ from schedlab.validation import validate
 from schedlab.workload.batsim import read_batsim
 from schedlab.workload.filters import FilterReport, to_jobs
 from schedlab.workload.swf import read_swf
+from schedlab.workload.tasks import TaskWorkload
 
 
 def load_instance(
@@ -123,6 +124,11 @@ class Run:
         return [jobs_csv, metrics_json]
 
 
+def tasks_instance(tasks: TaskWorkload) -> Instance:
+    """The instance of converted sequential tasks: their jobs on a plain machine of ``tasks.n_procs``."""
+    return Instance(tasks.jobs, Machine(tasks.n_procs))
+
+
 def run(
     instance: Instance,
     policy: str = "easy",
@@ -180,4 +186,4 @@ def run(
     return Run(instance, schedule, metrics, info, seconds)
 
 
-__all__ = ["Run", "load_instance", "run"]
+__all__ = ["Run", "load_instance", "run", "tasks_instance"]

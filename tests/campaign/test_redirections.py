@@ -17,6 +17,7 @@ from schedlab import run
 from schedlab.campaign import campaign_results, expand, load_campaign, run_campaign
 from schedlab.campaign.redirections import LABELS, TRACES, check_claims, table_one, tuned_table
 from schedlab.metrics import job_metrics
+from schedlab.runner import tasks_instance
 from schedlab.workload.tasks import load_tasks
 
 DAY = 86400.0
@@ -101,14 +102,14 @@ def test_task_runs_equal_load_tasks_and_run(tmp_path, tasks_trace):
         assert (row["window_start"], row["window_end"]) == tasks.window
         params = dict(config.params)
         if "dedicated" in params:  # as the campaign clamps it (A7)
-            params["dedicated"] = min(params["dedicated"], tasks.instance.platform.n_procs - 1)
+            params["dedicated"] = min(params["dedicated"], tasks.n_procs - 1)
             assert row["dedicated_used"] == params["dedicated"]
-        direct = run(tasks.instance, config.policy, params, seed=config.seed)
+        direct = run(tasks_instance(tasks), config.policy, params, seed=config.seed)
         for name in ("n_jobs", "n_aborted", "response_max", "bsld_unclamped_mean", "makespan"):
             assert row[name] == pytest.approx(direct.metrics[name]), name
-        flow = job_metrics(tasks.instance, direct.schedule)["response"]
-        stretch = flow / np.maximum(tasks.instance.jobs.run_time, 10.0)
-        assert row["n_procs"] == tasks.instance.platform.n_procs
+        flow = job_metrics(tasks_instance(tasks), direct.schedule)["response"]
+        stretch = flow / np.maximum(tasks.jobs.run_time, 10.0)
+        assert row["n_procs"] == tasks.n_procs
         assert row["mean_procs"] == pytest.approx(tasks.mean_procs)
         assert row["task_load"] == pytest.approx(tasks.load)
         assert row["flow_sum"] == pytest.approx(flow.sum())

@@ -24,7 +24,7 @@ import os
 import time
 from collections.abc import Callable
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, as_completed
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from schedlab.campaign.expand import RunConfig, expand
 from schedlab.campaign.spec import Campaign, metric_names
@@ -71,7 +71,7 @@ def execute(config: RunConfig) -> dict:
     and null metrics: one bad run must not stop a campaign of thousands.
     """
     from schedlab import __version__
-    from schedlab.runner import run
+    from schedlab.runner import run, tasks_instance
 
     began = time.perf_counter()
     row = _config_row(config)
@@ -84,8 +84,8 @@ def execute(config: RunConfig) -> dict:
             instance, report = _load(config)
         else:
             tasks, report = task_instance(config)
-            instance = tasks.instance
-            params = _clamp_dedicated(config, params, instance.platform.n_procs, row)
+            instance = tasks_instance(tasks)
+            params = _clamp_dedicated(config, params, tasks.n_procs, row)
         row["load_seconds"] = time.perf_counter() - began
         result = run(
             instance,
@@ -124,9 +124,9 @@ def task_instance(config: RunConfig):
 
     Returns
     -------
-    (TaskInstance, FilterReport)
+    (TaskWorkload, FilterReport)
     """
-    from schedlab.workload.tasks import TaskInstance, convert
+    from schedlab.workload.tasks import convert
     from schedlab.workload.windows import cut, shift_to_zero
 
     stat = os.stat(config.trace_path)
@@ -136,14 +136,10 @@ def task_instance(config: RunConfig):
         jobs = shift_to_zero(cut(jobs, config.window), origin=config.window[0])
     options = dict(config.tasks)
     tasks = convert(jobs, report.machine_procs, conversion=options["conversion"], rounding=options["rounding"])
-    instance, load = tasks.instance, tasks.load
     if options.get("m_inst") is not None:  # spec A18, fixed processor count: same tasks, another machine
-        from schedlab.platform.homogeneous import Machine
-        from schedlab.schedule import Instance
-
         m = int(options["m_inst"])
-        instance, load = Instance(instance.jobs, Machine(m)), tasks.load * instance.platform.n_procs / m
-    return TaskInstance(instance, tasks.parent, tasks.conversion, tasks.mean_procs, load, config.window), report
+        tasks = replace(tasks, n_procs=m, load=tasks.load * tasks.n_procs / m)
+    return replace(tasks, window=config.window), report
 
 
 def _clamp_dedicated(config: RunConfig, params: dict, m_inst: int, row: dict) -> dict:
@@ -172,15 +168,16 @@ def task_metrics(tasks, schedule, *, tau: float = 10.0) -> dict:
     import numpy as np
 
     from schedlab.metrics import flow_stretch
+    from schedlab.runner import tasks_instance
 
-    jobs = tasks.instance.jobs
+    jobs = tasks.jobs
     out = {
         "conversion": tasks.conversion,
         "mean_procs": tasks.mean_procs,
         "task_load": tasks.load if np.isfinite(tasks.load) else None,
         "release_span": float(jobs.submit.max() - jobs.submit.min()) if len(jobs) else None,
     }
-    out.update(flow_stretch(tasks.instance, schedule, bound=tau))
+    out.update(flow_stretch(tasks_instance(tasks), schedule, bound=tau))
     return out
 
 
