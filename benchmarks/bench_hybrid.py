@@ -21,8 +21,9 @@ import time
 
 import numpy as np
 
-from schedlab.offline.hybrid import HYBRID_ALGORITHMS, hybrid_instance, search_of
+from schedlab.offline.hybrid import hybrid_instance, search_of
 from schedlab.offline.hybrid.bounds import best_lower_bound
+from schedlab.registry import get
 from schedlab.validation import validate
 from schedlab.workload.hybrid import generate_hybrid
 
@@ -49,15 +50,15 @@ def main(argv: list[str] | None = None) -> int:
             common = hybrid_instance(instance)
             rows, searches = [], []
             for name in names:
-                algo = HYBRID_ALGORITHMS[name]
+                algo = get(name)
                 times, schedule = [], None
                 for _ in range(args.repeat):
                     t0 = time.perf_counter()
-                    schedule = algo.run(instance)
+                    schedule = algo.build()(instance)
                     times.append(time.perf_counter() - t0)
-                validate(common, schedule, contiguous=algo.contiguous)
+                validate(common, schedule, contiguous=algo.traits["contiguous"])
                 search = search_of(schedule)
-                searches.append((search, algo.moldable))
+                searches.append((search, algo.traits["moldable"]))
                 mib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
                 rows.append(
                     (

@@ -18,7 +18,7 @@ from schedlab.campaign import load_campaign, run_campaign
 from schedlab.campaign.report import write_report
 from schedlab.engine import simulate
 from schedlab.output import write_jobs_csv
-from schedlab.policies import make_policy
+from schedlab.registry import make_policy
 from schedlab.report.gantt_html import gantt_html
 from schedlab.runner import load_instance
 from schedlab.schedule import Instance

@@ -14,7 +14,7 @@ import pytest
 from schedlab.engine import simulate
 from schedlab.metrics import AGGREGATED, aggregate, job_metrics
 from schedlab.platform import Machine
-from schedlab.policies import make_policy
+from schedlab.registry import make_policy
 from schedlab.schedule import Instance, JobStatus, Piece, Schedule
 from schedlab.validation import validate
 from schedlab.workload.jobs import JobTable

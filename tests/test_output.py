@@ -34,7 +34,7 @@ from schedlab.output import (
 from schedlab.platform import Machine
 from schedlab.platform.intervals import format_allocation, normalize
 from schedlab.platform.tree import FatTree
-from schedlab.policies import make_policy
+from schedlab.registry import make_policy
 from schedlab.runtime import TopologyPenalty
 from schedlab.schedule import Instance, JobStatus, Piece, Schedule
 from schedlab.validation import validate

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from schedlab.engine import simulate
 from schedlab.errors import ValidationError
 from schedlab.platform import Machine
-from schedlab.policies import make_policy
+from schedlab.registry import make_policy
 from schedlab.schedule import Instance, JobStatus, Piece, Schedule
 from schedlab.validation import validate
 from schedlab.workload.jobs import JobTable

@@ -6,7 +6,6 @@ is printed as one line on stderr and exits with status 1; no traceback.
 
 from __future__ import annotations
 
-import inspect
 import json
 from contextlib import contextmanager
 from pathlib import Path
@@ -136,8 +135,8 @@ def simulate(
 ) -> None:
     """Simulate an online POLICY on TRACE, print its metrics, and write jobs.csv and metrics.json to --out."""
     from schedlab.platform.registry import parse_platform
-    from schedlab.policies import make_policy
     from schedlab.policies.rigid.allocators import split_name
+    from schedlab.registry import make_policy
     from schedlab.runner import load_instance, run
     from schedlab.runtime.penalty import parse_penalty
 
@@ -223,14 +222,14 @@ def _metrics_table(result) -> Table:
 @app.command()
 def policies() -> None:
     """List the registered online policies and their parameters."""
-    from schedlab.policies import POLICIES
+    from schedlab.registry import ALGORITHMS
 
     table = Table("policy", "parameters (defaults)", "description")
-    for name, cls in sorted(POLICIES.items()):
-        signature = inspect.signature(cls.__init__)
-        params = ", ".join(f"{p.name}={p.default}" for p in signature.parameters.values() if p.kind is p.KEYWORD_ONLY)
-        doc = (inspect.getdoc(cls) or "").splitlines()[0]
-        table.add_row(name, params or "-", doc)
+    for name, algorithm in sorted(ALGORITHMS.items()):
+        if algorithm.kind != "online":
+            continue
+        params = ", ".join(f"{p.name}={p.default}" for p in algorithm.parameters())
+        table.add_row(name, params or "-", algorithm.summary)
     out.print(table)
 
 

@@ -68,17 +68,14 @@ def hybrid(
         import numpy as np
 
         from schedlab.errors import InputError
-        from schedlab.offline.hybrid import HYBRID_ALGORITHMS, bounds, hybrid_instance, schedule_to_json, search_of
+        from schedlab.offline.hybrid import bounds, hybrid_instance, schedule_to_json, search_of
         from schedlab.offline.hybrid.bounds import best_lower_bound
+        from schedlab.registry import HYBRID, get
         from schedlab.validation import validate
         from schedlab.workload.hybrid import generate_hybrid, instance_to_json, read_hybrid
 
         names = [a.strip() for a in algo.split(",") if a.strip()]
-        for name in names:
-            if name not in HYBRID_ALGORITHMS:
-                raise InputError(
-                    "--algo", field="--algo", value=name, expected=f"one of {', '.join(sorted(HYBRID_ALGORITHMS))}"
-                )
+        algorithms = {name: get(name, family=HYBRID) for name in names}
         if not names:
             raise InputError("--algo", field="--algo", value=algo, expected="at least one algorithm")
         if (instance_path is None) == (generate is None):
@@ -96,14 +93,14 @@ def hybrid(
         schedules = {}
         searches = []
         for name in names:
-            algorithm = HYBRID_ALGORITHMS[name]
+            algorithm = algorithms[name]
             t0 = perf_counter()
-            schedule = algorithm.run(instance)
+            schedule = algorithm.build()(instance)
             seconds = perf_counter() - t0
-            validate(common, schedule, contiguous=algorithm.contiguous)
+            validate(common, schedule, contiguous=algorithm.traits["contiguous"])
             makespan = schedule.makespan
             search = search_of(schedule)
-            searches.append((search, algorithm.moldable))
+            searches.append((search, algorithm.traits["moldable"]))
             rows.append(
                 {
                     "algorithm": name,

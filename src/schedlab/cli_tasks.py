@@ -53,7 +53,7 @@ def simulate_tasks(
     import json
 
     from schedlab import cli
-    from schedlab.policies import make_policy
+    from schedlab.registry import make_policy
     from schedlab.runner import run, tasks_instance
     from schedlab.workload.tasks import load_tasks
 

@@ -24,6 +24,7 @@ import math
 
 import numpy as np
 
+from schedlab.errors import ArgumentError
 from schedlab.platform.tree import MEASURES
 from schedlab.schedule import Instance, JobStatus, Schedule
 
@@ -89,7 +90,7 @@ def job_metrics(instance: Instance, schedule: Schedule, *, tau: float = 10.0) ->
         If ``tau`` is not > 0.
     """
     if not tau > 0:
-        raise ValueError(f"tau = {tau!r}, expected a time > 0")
+        raise ArgumentError(f"tau = {tau!r}, expected a time > 0")
     started = _started(schedule)
     submit = instance.jobs.submit
     start = np.where(started, np.asarray(schedule.start, dtype=np.float64), np.nan)

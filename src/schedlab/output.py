@@ -47,7 +47,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.csv as pa_csv
 
-from schedlab.errors import InputError, ValidationError
+from schedlab.errors import ArgumentError, InputError, ValidationError
 from schedlab.metrics import job_metrics
 from schedlab.platform.tree import MEASURES
 from schedlab.schedule import Instance, JobStatus, Schedule
@@ -330,7 +330,7 @@ def write_metrics_json(path: str | os.PathLike, metrics: dict, *, extra: dict | 
     extra = extra or {}
     clash = sorted(set(metrics) & set(extra))
     if clash:
-        raise ValueError(f"keys in both metrics and extra: {', '.join(map(str, clash))}")
+        raise ArgumentError(f"keys in both metrics and extra: {', '.join(map(str, clash))}")
     data = _plain({**metrics, **extra})
     text = json.dumps(data, sort_keys=True, indent=2, allow_nan=False, ensure_ascii=True)
     with open(path, "w", encoding="ascii", newline="\n") as f:

@@ -24,7 +24,7 @@ from schedlab.output import write_jobs_csv, write_metrics_json
 from schedlab.platform.base import Platform
 from schedlab.platform.homogeneous import Machine
 from schedlab.platform.registry import parse_platform
-from schedlab.policies import make_policy
+from schedlab.registry import make_policy
 from schedlab.runtime.penalty import parse_penalty
 from schedlab.schedule import Instance, Schedule
 from schedlab.validation import validate

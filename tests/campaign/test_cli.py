@@ -7,7 +7,7 @@ import json
 from typer.testing import CliRunner
 
 from schedlab.cli import app
-from schedlab.policies import POLICIES
+from schedlab.registry import names as registry_names
 
 runner = CliRunner()
 
@@ -64,7 +64,7 @@ def test_errors_are_one_line(make_spec, small_spec):
     bad = make_spec('[[workloads]]\ntrace = "{trace}"\n[[policies]]\nname = "easyy"\n', "bad")
     result = invoke("campaign", "run", bad)
     assert result.exit_code == 1
-    names = ", ".join(sorted(POLICIES))
+    names = ", ".join(sorted(registry_names(kind="online")))
     assert result.stderr.strip().splitlines() == [f"error: {bad}: policies[0].name = 'easyy', expected one of {names}"]
 
     result = invoke("campaign", "query", small_spec, "select nope from runs")

@@ -316,7 +316,7 @@ def test_claims_not_measurable_without_data():
 def test_table_ii_parameters_in_campaigns(tmp_path):
     """The written campaigns carry Table II's parameters (spec section 5) and the preemptive references when registered."""
     from schedlab.campaign.redirections import Plan, write_campaigns
-    from schedlab.policies import POLICIES
+    from schedlab.registry import ALGORITHMS
 
     plan = Plan(("KTH-SP2",), 2, {"KTH-SP2": 15.0}, True, 0, tmp_path, skipped=())
     main, tuning = write_campaigns(tmp_path / "out", plan)
@@ -325,7 +325,7 @@ def test_table_ii_parameters_in_campaigns(tmp_path):
     assert 'label = "GSPT-RR"\nparams = { dedicated = 3, b = 0.02, c = 0.8 }' in text
     assert "tau = [1, 2, 3, 4, 5]" in tuning[0].read_text()
     assert TRACES["Curie"].tau_max == 10
-    if "gsrpt" in POLICIES:
+    if "gsrpt" in ALGORITHMS:
         assert 'label = "GSRPT"' in text
     assert "m_inst" not in text and "count_if_idle" not in text
     variant = Plan(

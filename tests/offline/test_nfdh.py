@@ -75,7 +75,7 @@ def test_backfilling_makespans_against_the_area_bound_and_nfdh(jobs, k, allocato
     """Spec section 8: every schedule's makespan >= max(A/m, p_max) (ch.4's lower bound), hence NFDH's makespan
     is at most 3 times conservative backfilling's, whatever the allocator (two independent implementations)."""
     from schedlab.engine import simulate
-    from schedlab.policies import make_policy
+    from schedlab.registry import make_policy
 
     p, size = map(list, zip(*jobs))
     inst = instance(p, size, k, 4)

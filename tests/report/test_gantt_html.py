@@ -14,7 +14,7 @@ from schedlab.cli import app
 from schedlab.engine import simulate
 from schedlab.output import write_jobs_csv
 from schedlab.platform import Machine
-from schedlab.policies import make_policy
+from schedlab.registry import make_policy
 from schedlab.report.gantt import allocated_ranges, binned_timeline, occupancy, timeline
 from schedlab.report.gantt_html import gantt_html
 from schedlab.schedule import Instance

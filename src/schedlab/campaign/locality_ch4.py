@@ -76,7 +76,7 @@ def run_instance(args: tuple[JobTable, Plan, int]) -> list[dict]:
     from schedlab.engine import simulate
     from schedlab.metrics import topology_metrics
     from schedlab.platform.registry import parse_platform
-    from schedlab.policies import make_policy
+    from schedlab.registry import make_policy
     from schedlab.schedule import Instance
     from schedlab.validation import validate
 

@@ -171,8 +171,8 @@ def plan(
     InputError
         An unknown trace name, or a trace file missing from ``traces_dir``.
     """
+    from schedlab import registry
     from schedlab.errors import InputError
-    from schedlab.policies import POLICIES
 
     if m_mode not in ("formula", "table1"):
         raise InputError("--m-mode", field="--m-mode", value=m_mode, expected="formula or table1")
@@ -183,7 +183,7 @@ def plan(
         if not (Path(traces_dir) / TRACES[name].file).is_file():
             raise InputError(str(Path(traces_dir) / TRACES[name].file), message="trace file not found (see --traces)")
     count = windows if windows is not None else (3 if quick else 20)
-    skipped = tuple(label for label, name in _REGISTRY.items() if name not in POLICIES)
+    skipped = tuple(label for label, name in _REGISTRY.items() if name not in registry.ALGORITHMS)
     return Plan(
         tuple(names),
         count,

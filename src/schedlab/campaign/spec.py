@@ -39,7 +39,6 @@ import typing
 from pathlib import Path
 from typing import Annotated, Literal, Union
 
-import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from schedlab.errors import InputError
@@ -240,7 +239,7 @@ def load_campaign(path, *, store=None) -> Campaign:
     """Read and validate a campaign specification file.
 
     Beyond the schema, checks that policy names are registered
-    (:data:`schedlab.policies.POLICIES`), that every grid point is accepted by
+    (:mod:`schedlab.registry`), that every grid point is accepted by
     the policy (parameter names and types via
     :func:`~schedlab.policies.make_policy`, values by the policy's ``reset``
     on an empty instance), that metric and workload names are valid and unique,
@@ -273,11 +272,7 @@ def load_campaign(path, *, store=None) -> Campaign:
 
 
 def _check(campaign: Campaign) -> None:
-    from schedlab.engine import simulate
-    from schedlab.platform.homogeneous import Machine
-    from schedlab.policies import POLICIES, make_policy
-    from schedlab.schedule import Instance
-    from schedlab.workload.jobs import JobTable
+    from schedlab import registry
 
     source, spec = str(campaign.path), campaign.spec
     known = metric_names()
@@ -315,18 +310,17 @@ def _check(campaign: Campaign) -> None:
             )
         if workload.windows is not None:
             _check_windows(source, i, workload.windows)
-    # Parameter values are checked by the policy's own reset on an empty instance of 4096 processors,
-    # so that size-dependent checks (dedicated < P) pass here and are made by the runs, which know P;
-    # larger machines cost some policies O(P) set-up time at every spec load.
-    empty = Instance(JobTable.from_arrays(submit=[], run_time=[], procs=[]), Machine(4096))
+    # Parameter values are checked against the registry's declarations, without simulating; checks that
+    # need the machine (dedicated < P) are made by the runs, which know P.
     labels: dict[str, int] = {}
     for i, policy in enumerate(spec.policies):
         key = f"policies[{i}]"
-        if policy.name not in POLICIES:
-            raise InputError(source, None, f"{key}.name", repr(policy.name), f"one of {', '.join(sorted(POLICIES))}")
+        online = registry.names(kind="online")
+        if policy.name not in online:
+            raise InputError(source, None, f"{key}.name", repr(policy.name), f"one of {', '.join(sorted(online))}")
         for point in policy.grid():
             try:
-                simulate(empty, make_policy(policy.name, point), rng=np.random.default_rng(0))
+                registry.get(policy.name).configure(point)
             except InputError as error:
                 reason = getattr(error, "expected", None) or str(error).split(": ", 1)[-1]
                 raise InputError(source, None, f"{key}.params", _toml(point), reason) from None

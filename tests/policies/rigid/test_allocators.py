@@ -19,9 +19,9 @@ from schedlab.errors import InputError
 from schedlab.metrics import topology_metrics
 from schedlab.platform.intervals import IntervalSet, normalize
 from schedlab.platform.tree import FatTree
-from schedlab.policies import make_policy
 from schedlab.policies.rigid import EASY, FCFS, Conservative
 from schedlab.policies.rigid.allocators import FORCED, make_allocator
+from schedlab.registry import make_policy
 from schedlab.runtime import TopologyPenalty, parse_penalty
 from schedlab.schedule import Instance, JobStatus
 from schedlab.validation import validate

@@ -13,8 +13,8 @@ from hypothesis import given, settings
 
 from schedlab.engine import simulate
 from schedlab.platform import Machine
-from schedlab.policies import make_policy
 from schedlab.policies.rigid import Conservative
+from schedlab.registry import make_policy
 from schedlab.schedule import Instance
 from schedlab.validation import validate
 from schedlab.workload.jobs import JobTable

@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from rigid_reference import reference_starts
 from schedlab.engine import simulate
 from schedlab.platform import Machine
-from schedlab.policies import make_policy
+from schedlab.registry import make_policy
 from schedlab.schedule import Instance, JobStatus
 from schedlab.validation import validate
 from schedlab.workload.jobs import JobTable

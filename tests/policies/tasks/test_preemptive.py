@@ -11,8 +11,8 @@ from hypothesis import strategies as st
 from schedlab.engine import simulate
 from schedlab.errors import IllegalDecision
 from schedlab.metrics import job_metrics
-from schedlab.policies import make_policy
 from schedlab.policies.tasks.preemptive import delta_flow_preempting
+from schedlab.registry import make_policy
 from schedlab.validation import validate
 from task_cases import paper_example, tasks
 

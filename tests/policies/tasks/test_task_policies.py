@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 from schedlab.engine import simulate
 from schedlab.errors import InputError
 from schedlab.metrics import job_metrics
-from schedlab.policies import make_policy
 from schedlab.policies.tasks.dispatch import delta_flow
+from schedlab.registry import make_policy
 from schedlab.validation import validate
 from task_cases import paper_example, tasks
 
@@ -184,7 +184,7 @@ def test_same_seed_same_random_redirections():
     [
         ("gspt-rd", {"dedicated": 2}, "dedicated"),  # m = 2 leaves no main processor
         ("spt-rd", {"tau": 0}, "tau"),
-        ("gspt-rr", {"c": 1.5}, "b, c"),
+        ("gspt-rr", {"c": 1.5}, "gspt-rr c"),
     ],
 )
 def test_bad_parameters_are_input_errors(name, params, field):

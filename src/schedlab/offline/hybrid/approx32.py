@@ -14,9 +14,11 @@ import numpy as np
 from scipy.optimize import Bounds, LinearConstraint, milp
 from scipy.sparse import coo_array
 
+from schedlab.errors import ArgumentError
 from schedlab.offline.hybrid.bisection import dual_search
 from schedlab.offline.hybrid.lists import left_compact
 from schedlab.offline.hybrid.schedule import hybrid_schedule, task_kinds, task_resources
+from schedlab.parameters import Param, declare
 from schedlab.schedule import Schedule
 from schedlab.workload.hybrid import HybridInstance
 
@@ -307,7 +309,7 @@ def _repack(
 def check_objective(objective: str) -> None:
     """The ILP objectives: ``work`` (the thesis's W) or ``makespan`` (longest set-(2) task, then W)."""
     if objective not in _OBJECTIVES:
-        raise ValueError(f"objective = {objective!r}, expected one of {', '.join(map(repr, _OBJECTIVES))}")
+        raise ArgumentError(f"objective = {objective!r}, expected one of {', '.join(map(repr, _OBJECTIVES))}")
 
 
 def approx32_step(
@@ -367,6 +369,18 @@ def approx32_step(
     return d.schedule, info
 
 
+@declare(
+    cutoff=Param(
+        "stop the bisection once the upper bound is within this factor of the lower one", low=1, open_low=True
+    ),
+    time_limit=Param("seconds the ILP solver may spend per bisection step", low=0, open_low=True),
+    mip_rel_gap=Param("relative optimality gap at which the ILP solver stops", low=0),
+    objective=Param(
+        "ILP objective: total CPU work (the thesis's W) or the longest task above lambda, then W",
+        choices=("work", "makespan"),
+    ),
+    repack=Param("list-schedule each side again after the ILP and keep it when shorter"),
+)
 def approx32(
     instance: HybridInstance,
     *,

@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from schedlab.errors import ArgumentError
 from schedlab.offline.hybrid.heft import heft_like
 from schedlab.offline.hybrid.lists import least_loaded
 from schedlab.offline.hybrid.schedule import HybridError, hybrid_schedule, renamed
+from schedlab.parameters import Param, declare
 from schedlab.schedule import Schedule
 from schedlab.workload.hybrid import HybridInstance
 
@@ -101,6 +103,9 @@ def proportional(instance: HybridInstance) -> Schedule:
     return _weighted_lpt(instance, speed, "proportional")
 
 
+@declare(
+    order=Param("order in which idle workers take tasks: input order or largest first", choices=("input", "largest"))
+)
 def self_scheduling(instance: HybridInstance, *, order: str = "input") -> Schedule:
     """SELF-SCHEDULING [59]: one shared queue; the first idle worker takes the next task it can run.
 
@@ -118,7 +123,7 @@ def self_scheduling(instance: HybridInstance, *, order: str = "input") -> Schedu
     able to run it (ties: CPUs first, lowest index).
     """
     if order not in ("input", "largest"):
-        raise ValueError(f"order = {order!r}, expected 'input' or 'largest'")
+        raise ArgumentError(f"order = {order!r}, expected 'input' or 'largest'")
     rows = np.arange(instance.n) if order == "input" else np.lexsort((np.arange(instance.n), -_size(instance)))
     times = _times(instance)
     free = np.zeros(instance.m + instance.k)

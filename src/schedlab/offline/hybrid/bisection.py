@@ -16,6 +16,7 @@ import math
 from collections.abc import Callable
 from time import perf_counter
 
+from schedlab.errors import ArgumentError
 from schedlab.offline.hybrid.bounds import bounds
 from schedlab.offline.hybrid.schedule import HybridError, SearchInfo, SearchStep, renamed
 from schedlab.schedule import Schedule
@@ -76,11 +77,11 @@ def dual_search(
         On a bad cutoff / eps combination.
     """
     if (cutoff is None) == (eps is None):
-        raise ValueError("give exactly one of cutoff and eps")
+        raise ArgumentError("give exactly one of cutoff and eps")
     if cutoff is not None and not cutoff > 1:
-        raise ValueError(f"cutoff = {cutoff}, expected > 1")
+        raise ArgumentError(f"cutoff = {cutoff}, expected > 1")
     if eps is not None and not eps > 0:
-        raise ValueError(f"eps = {eps}, expected > 0")
+        raise ArgumentError(f"eps = {eps}, expected > 0")
     b = bounds(instance)
     lo = b.lower if lower is None else float(lower)
     hi = b.upper if upper is None else float(upper)

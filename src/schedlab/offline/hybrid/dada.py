@@ -10,10 +10,12 @@ import math
 
 import numpy as np
 
+from schedlab.errors import ArgumentError
 from schedlab.offline.hybrid.bisection import dual_search
 from schedlab.offline.hybrid.bounds import one_cpu_upper_bound
 from schedlab.offline.hybrid.dual2 import da2_place
 from schedlab.offline.hybrid.schedule import hybrid_schedule
+from schedlab.parameters import Param, declare
 from schedlab.schedule import Schedule
 from schedlab.workload.hybrid import HybridInstance
 
@@ -25,7 +27,7 @@ def _check_affinity(instance: HybridInstance, affinity) -> np.ndarray | None:
         return None
     aff = np.asarray(affinity, dtype=float)
     if aff.shape != (instance.n, 1 + instance.k) or not np.isfinite(aff).all() or (aff < 0).any():
-        raise ValueError(
+        raise ArgumentError(
             f"affinity shape {aff.shape}, expected (n, 1 + k) = ({instance.n}, {1 + instance.k}) finite scores >= 0"
         )
     return aff
@@ -96,6 +98,13 @@ def dada_step(
     return schedule, {"local": len(local)}
 
 
+@declare(
+    alpha=Param("slack of the affinity phase: makespan within (2 + alpha) of the guess", low=0, high=1),
+    strict=Param("the affinity phase admits a task only if load + time <= alpha lambda (no overreach)"),
+    cutoff=Param(
+        "stop the bisection once the upper bound is within this factor of the lower one", low=1, open_low=True
+    ),
+)
 def dada(
     instance: HybridInstance, *, alpha: float = 0.5, affinity=None, strict: bool = False, cutoff: float = 1.001
 ) -> Schedule:
@@ -114,7 +123,7 @@ def dada(
     with ``eps`` for that).
     """
     if not (0.0 <= alpha <= 1.0) or math.isnan(alpha):
-        raise ValueError(f"alpha = {alpha}, expected in [0, 1]")
+        raise ArgumentError(f"alpha = {alpha}, expected in [0, 1]")
     _check_affinity(instance, affinity)
 
     def step(inst: HybridInstance, lam: float):

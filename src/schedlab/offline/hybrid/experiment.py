@@ -23,8 +23,11 @@ from time import perf_counter
 
 import numpy as np
 
-from schedlab.offline.hybrid import HYBRID_ALGORITHMS, HybridAlgorithm, HybridError, bounds, hybrid_instance, search_of
+from schedlab.errors import ArgumentError
+from schedlab.offline.hybrid import HybridError, bounds, hybrid_instance, search_of
 from schedlab.offline.hybrid.bounds import best_lower_bound
+from schedlab.registry import HYBRID, Algorithm, get
+from schedlab.registry import names as registry_names
 from schedlab.validation import validate
 from schedlab.workload.hybrid import HybridInstance, generate_hybrid
 
@@ -115,7 +118,7 @@ def instance_seed(master: int, n: int, m: int, k: int, sample: int) -> int:
 def expand_grid(grid: Grid, *, seed: int) -> list[InstanceConfig]:
     """All instances of ``grid`` in a fixed order (n, m, k, sample)."""
     if grid.samples < 1:
-        raise ValueError(f"samples = {grid.samples}, expected >= 1")
+        raise ArgumentError(f"samples = {grid.samples}, expected >= 1")
     return [
         InstanceConfig(n, m, k, s, instance_seed(seed, n, m, k, s))
         for n in grid.n
@@ -130,15 +133,15 @@ def instance_for(config: InstanceConfig) -> HybridInstance:
     return generate_hybrid(config.n, config.m, config.k, rng=np.random.default_rng(config.seed))
 
 
-def experiment_algorithms(names: Iterable[str] | None = None) -> dict[str, HybridAlgorithm]:
-    """The registered algorithms named ``names`` (all by default), in registry order."""
-    algorithms = dict(HYBRID_ALGORITHMS)
+def experiment_algorithms(names: Iterable[str] | None = None) -> dict[str, Algorithm]:
+    """The registered CPU+GPU algorithms named ``names`` (all by default), in registry order."""
+    algorithms = {name: get(name) for name in registry_names(family=HYBRID)}
     if names is None:
         return algorithms
     chosen = {}
     for name in names:
         if name not in algorithms:
-            raise ValueError(f"unknown algorithm {name!r}, expected one of {', '.join(sorted(algorithms))}")
+            raise ArgumentError(f"unknown algorithm {name!r}, expected one of {', '.join(sorted(algorithms))}")
         chosen[name] = algorithms[name]
     if REFERENCE not in chosen:
         chosen = {REFERENCE: algorithms[REFERENCE], **chosen}
@@ -170,7 +173,7 @@ def run_instance(config: InstanceConfig, names: Sequence[str] | None = None) -> 
     for name, algorithm in algorithms.items():
         t0 = perf_counter()
         try:
-            schedule = algorithm.run(instance)
+            schedule = algorithm.build()(instance)
         except HybridError:
             schedule = None
         seconds = perf_counter() - t0
@@ -187,10 +190,10 @@ def run_instance(config: InstanceConfig, names: Sequence[str] | None = None) -> 
             "ilp_seconds": math.nan,
         }
         if schedule is not None:
-            validate(hybrid_instance(instance), schedule, contiguous=algorithm.contiguous)
+            validate(hybrid_instance(instance), schedule, contiguous=algorithm.traits["contiguous"])
             row["makespan"] = schedule.makespan
             search = search_of(schedule)
-            searches.append((search, algorithm.moldable))
+            searches.append((search, algorithm.traits["moldable"]))
             if search is not None:
                 row["steps"], row["lam"] = search.n_steps, search.lam
                 sets = [s.info["mean_sets"] for s in search.steps if "mean_sets" in s.info]
@@ -232,7 +235,7 @@ def run_experiment(
     ``progress(done, total)`` is called after each instance (in order).
     """
     if jobs < 1:
-        raise ValueError(f"jobs = {jobs}, expected >= 1")
+        raise ArgumentError(f"jobs = {jobs}, expected >= 1")
     names = None if names is None else list(names)
     experiment_algorithms(names)  # fail on a bad name before starting workers
     runs, steps = [], []

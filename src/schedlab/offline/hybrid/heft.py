@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from schedlab.errors import ArgumentError
 from schedlab.offline.hybrid.schedule import hybrid_schedule
+from schedlab.parameters import Param, declare
 from schedlab.schedule import Schedule
 from schedlab.workload.hybrid import HybridInstance
 
@@ -82,6 +84,12 @@ def heft(instance: HybridInstance) -> Schedule:
     return eft_schedule(instance, order, np.ones(instance.n, dtype=np.int64), "heft")
 
 
+@declare(
+    priority=Param(
+        "task order: longest first (lpt), shortest first (spt), or largest CPU/GPU time ratio first", choices=PRIORITIES
+    ),
+    alloc=Param("CPUs per task: one (seq) or all it may use (par)", choices=ALLOCATIONS),
+)
 def heft_like(instance: HybridInstance, *, priority: str = "lpt", alloc: str = "seq") -> Schedule:
     """The HEFT-like heuristics H1-H6 of Table 3.2: a priority order, then earliest finish time.
 
@@ -104,9 +112,9 @@ def heft_like(instance: HybridInstance, *, priority: str = "lpt", alloc: str = "
     (k = 0: the CPU time alone).
     """
     if priority not in PRIORITIES:
-        raise ValueError(f"priority = {priority!r}, expected one of {PRIORITIES}")
+        raise ArgumentError(f"priority = {priority!r}, expected one of {PRIORITIES}")
     if alloc not in ALLOCATIONS:
-        raise ValueError(f"alloc = {alloc!r}, expected one of {ALLOCATIONS}")
+        raise ArgumentError(f"alloc = {alloc!r}, expected one of {ALLOCATIONS}")
     count = np.ones(instance.n, dtype=np.int64) if alloc == "seq" else np.maximum(instance.max_cpus, 1)
     cpu = instance.cpu_time(count)
     gpu = instance.usable_gpu_time

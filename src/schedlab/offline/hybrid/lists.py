@@ -10,13 +10,15 @@ import heapq
 
 import numpy as np
 
+from schedlab.errors import ArgumentError
+
 __all__ = ["check_fill", "garey_graham", "gpu_open", "least_loaded", "left_compact"]
 
 
 def check_fill(fill: str) -> None:
     """The GPU filling rule of DA-2 and APPROX-2 (spec 003 ambiguity 6): ``le`` or ``lt``."""
     if fill not in ("le", "lt"):
-        raise ValueError(f"fill = {fill!r}, expected 'le' (load <= lambda) or 'lt' (load < lambda)")
+        raise ArgumentError(f"fill = {fill!r}, expected 'le' (load <= lambda) or 'lt' (load < lambda)")
 
 
 def gpu_open(loads: list[float], lam: float, fill: str) -> bool:

@@ -41,7 +41,8 @@ import numpy as np
 
 from schedlab.engine.simulator import Context
 from schedlab.errors import InputError, SchedlabError
-from schedlab.policies.rigid.allocators import policy_allocator
+from schedlab.parameters import Param
+from schedlab.policies.rigid.allocators import policy_allocator, split_name
 from schedlab.policies.rigid.profile import INF, Profile, SetProfile
 from schedlab.policies.rigid.queue import ORDERS, priority_ranks
 
@@ -74,6 +75,15 @@ class Conservative:
     """
 
     name = "conservative"
+    parameters = {
+        "order": Param("queue order: by submission, or shortest requested time first", choices=ORDERS),
+        "compress": Param(
+            "on an early end, move reservations to any earlier time (full) or only to now", choices=COMPRESSIONS
+        ),
+        "allocator": Param(
+            "which free processors a job gets, NAME[:OPTION] (topology-aware allocation)", check=split_name
+        ),
+    }
     clairvoyant = False
 
     def __init__(self, *, order: str = "fcfs", compress: str = "full", allocator: str = "basic") -> None:

@@ -16,6 +16,17 @@ from dataclasses import dataclass
 import numpy as np
 
 from schedlab.errors import InputError
+from schedlab.parameters import Param
+
+PARAMETERS = {
+    "dedicated": Param("m_d, processors of the dedicated pool that runs redirected tasks (< m)", low=1),
+    "tau": Param("redirect a running task once tau shorter tasks arrived during its run", low=1),
+    "b": Param("tasks with p >= b p_max may be redirected at arrival", low=0),
+    "c": Param("probability of redirecting such a task", low=0, high=1),
+    "count_if_idle": Param("count an arrival against a running task even when a main processor is idle"),
+    "batch": Param("queue all arrivals of one time before idle processors take any"),
+}
+"""The parameters every task policy draws from (each takes those of its ``__init__``)."""
 
 REDIRECTIONS = ("none", "threshold", "random")
 
@@ -99,6 +110,7 @@ class TaskPolicy:
     """
 
     clairvoyant = True  # processing times are known at release (seed 004 section II)
+    parameters = PARAMETERS
     sequential = True  # one processor per job: parallel jobs are refused in reset
 
     def _configure(self, redirection: Redirection, batch: bool, count_if_idle: bool = True) -> None:
