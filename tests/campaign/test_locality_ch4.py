@@ -8,7 +8,7 @@ import pytest
 from typer.testing import CliRunner
 
 from schedlab.campaign.locality_ch4 import Plan, claims, run_plan, sample, summarize
-from schedlab.cli_reproduce import reproduce_app
+from schedlab.cli.reproduce import reproduce_app
 from schedlab.errors import InputError
 from schedlab.workload.jobs import JobTable
 from schedlab.workload.swf import write_swf

@@ -31,8 +31,6 @@ Example (the whole format; see ``campaigns/easy-vs-conservative.toml``)::
 from __future__ import annotations
 
 import functools
-import math
-import re
 import tomllib
 import types
 import typing
@@ -41,6 +39,7 @@ from typing import Annotated, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from schedlab.durations import parse_duration
 from schedlab.errors import InputError
 
 __all__ = [
@@ -56,28 +55,6 @@ __all__ = [
 ]
 
 Scalar = bool | int | float | str
-
-_UNITS = {"s": 1.0, "m": 60.0, "h": 3600.0, "d": 86400.0, "w": 7 * 86400.0}
-_DURATION = re.compile(r"^\s*([0-9]+(?:\.[0-9]*)?)\s*([smhdw]?)\s*$")
-DURATION_FORMS = "a number of seconds or a string like '3600s', '90m', '12h', '7d', '2w'"
-
-
-def parse_duration(value: object) -> float:
-    """Seconds in ``value``: a number (seconds) or ``"<number><unit>"`` with unit s, m, h, d or w.
-
-    Raises ValueError on anything else or on a duration <= 0.
-    """
-    if isinstance(value, bool):
-        raise ValueError(f"expected {DURATION_FORMS}")
-    if isinstance(value, (int, float)):
-        seconds = float(value)
-    elif isinstance(value, str) and (match := _DURATION.match(value)):
-        seconds = float(match.group(1)) * _UNITS[match.group(2) or "s"]
-    else:
-        raise ValueError(f"expected {DURATION_FORMS}")
-    if not (math.isfinite(seconds) and seconds > 0):
-        raise ValueError(f"expected a duration > 0 ({DURATION_FORMS})")
-    return seconds
 
 
 @functools.cache

@@ -127,13 +127,6 @@ def test_trace_info_table(data_dir):
     assert "16" in result.stdout and "run time <= 0" in result.stdout
 
 
-def test_policies_lists_the_registry():
-    result = invoke("policies")
-    assert result.exit_code == 0
-    for name in ("fcfs", "easy", "conservative", "order=fcfs", "compress=full"):
-        assert name in result.stdout
-
-
 def test_trace_convert_round_trip_swf_json_swf(tmp_path, data_dir):
     json_path, swf_path = tmp_path / "tiny.json", tmp_path / "tiny.swf.gz"
     assert invoke("trace", "convert", data_dir / "tiny.swf", json_path).exit_code == 0

@@ -8,7 +8,7 @@ import pytest
 from typer.testing import CliRunner
 
 from schedlab.cli import app
-from schedlab.cli_tasks import parse_duration
+from schedlab.cli.common import duration
 from schedlab.errors import InputError
 
 runner = CliRunner()
@@ -48,10 +48,10 @@ def test_tasks_simulate_refuses_a_parallel_policy_parameter(data_dir):
 @pytest.mark.parametrize(
     ("text", "seconds"), [("7d", 604800), ("12h", 43200), ("30m", 1800), ("90", 90), ("1w", 604800)]
 )
-def test_parse_duration(text, seconds):
-    assert parse_duration(text) == seconds
+def test_duration_option(text, seconds):
+    assert duration(text, "--window") == seconds
 
 
-def test_parse_duration_rejects_garbage():
+def test_duration_option_rejects_garbage():
     with pytest.raises(InputError, match="--window = 7 days"):
-        parse_duration("7 days")
+        duration("7 days", "--window")

@@ -13,29 +13,20 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.console import Console
 from rich.table import Table
+
+from schedlab.cli.common import err, one_line_errors, out
 
 campaign_app = typer.Typer(
     help="Run, follow, query and report experiment campaigns (TOML specifications).", no_args_is_help=True
 )
 
-_out = Console(highlight=False)
-_err = Console(stderr=True, highlight=False)
 
 SpecArg = Annotated[Path, typer.Argument(help="Campaign specification (TOML).")]
 StoreOpt = Annotated[
     Path | None,
     typer.Option("--store", help="Result directory (default: the spec's `store`, else SPEC.store next to it)."),
 ]
-
-
-@contextmanager
-def _errors():
-    from schedlab.cli import _one_line_errors  # the app's handler, which knows --debug
-
-    with _one_line_errors():
-        yield
 
 
 @campaign_app.command("run")
@@ -59,16 +50,16 @@ def campaign_run(
     """Run every run of SPEC not yet in its store; each result is stored as soon as it finishes."""
     from schedlab.campaign import load_campaign, run_campaign
 
-    with _errors():
+    with one_line_errors():
         campaign = load_campaign(spec, store=store)
-        show = not quiet and not as_json and _err.is_terminal
+        show = not quiet and not as_json and err.is_terminal
         try:
             with _progress(enabled=show) as progress:
                 outcome = run_campaign(
                     campaign, jobs=jobs, scheduler=scheduler, retry_failed=retry_failed, limit=limit, progress=progress
                 )
         except KeyboardInterrupt:
-            _err.print("interrupted: finished runs are stored; run the same command again to resume", markup=False)
+            err.print("interrupted: finished runs are stored; run the same command again to resume", markup=False)
             raise typer.Exit(130) from None
     summary = {
         "campaign": campaign.name,
@@ -82,15 +73,15 @@ def campaign_run(
     if as_json:
         print(json.dumps(summary, indent=2, sort_keys=True))
     elif not quiet:
-        _out.print(
+        out.print(
             f"{campaign.name}: {outcome.total} runs, {outcome.skipped} already stored, "
             f"{len(outcome.executed)} run now ({len(outcome.failed)} failed); results in {campaign.store}",
             markup=False,
         )
         if outcome.failed:
-            _out.print(f"see the errors with: schedlab campaign status {spec} --failed", markup=False)
+            out.print(f"see the errors with: schedlab campaign status {spec} --failed", markup=False)
     if outcome.lost:
-        _err.print(
+        err.print(
             f"error: {len(outcome.lost)} runs lost (worker died), e.g. {outcome.lost[0][1]}; run again to retry them",
             markup=False,
         )
@@ -117,7 +108,7 @@ def _progress(*, enabled: bool):
         MofNCompleteColumn(),
         TimeElapsedColumn(),
         TimeRemainingColumn(),
-        console=_err,
+        console=err,
         transient=True,
     )
     with bar:
@@ -135,7 +126,7 @@ def campaign_status(
     """Count the runs of SPEC that are done, failed and pending, per workload and policy."""
     from schedlab.campaign import Store, campaign_results, expand, load_campaign
 
-    with _errors():
+    with one_line_errors():
         campaign = load_campaign(spec, store=store)
         runs = expand(campaign)
         stored = Store(campaign.store)
@@ -168,9 +159,9 @@ def campaign_status(
         table.add_row(workload, label, *(str(bucket[key]) for key in ("done", "failed", "pending")))
     table.add_section()
     table.add_row("all", "", *(str(totals[key]) for key in ("done", "failed", "pending")))
-    _out.print(table)
+    out.print(table)
     for record in errors:
-        _out.print(
+        out.print(
             f"{record['run_id']} {record['workload']} {record['label']} window {record['window_index']}: {record['error']}",
             markup=False,
         )
@@ -187,7 +178,7 @@ def campaign_query(
     """Query the stored results of SPEC with DuckDB SQL; the table is named `runs`."""
     from schedlab.campaign import campaign_results, load_campaign, query
 
-    with _errors():
+    with one_line_errors():
         campaign = load_campaign(spec, store=store)
         result = query(campaign_results(campaign), sql)
     if as_csv:
@@ -198,7 +189,7 @@ def campaign_query(
         table = Table(*map(str, result.columns))
         for row in result.itertuples(index=False):
             table.add_row(*(_cell(value) for value in row))
-        _out.print(table)
+        out.print(table)
 
 
 def _cell(value) -> str:
@@ -235,7 +226,7 @@ def campaign_report(
     from schedlab.campaign.report import write_report
     from schedlab.errors import InputError
 
-    with _errors():
+    with one_line_errors():
         campaign = load_campaign(spec, store=store)
         for name in metric:
             if name not in metric_names():
@@ -243,4 +234,4 @@ def campaign_report(
                     "--metric", field="--metric", value=name, expected=f"one of {', '.join(metric_names())}"
                 )
         written = write_report(campaign, out_dir, force=force, metrics=metric or None, baseline=baseline)
-    _err.print(f"wrote {len(written)} files to {out_dir} (open {out_dir / 'index.html'})", markup=False)
+    err.print(f"wrote {len(written)} files to {out_dir} (open {out_dir / 'index.html'})", markup=False)

@@ -7,6 +7,10 @@ from typing import Annotated
 
 import typer
 
+from schedlab.cli.common import one_line_errors
+from schedlab.cli.common import out as console
+from schedlab.errors import InputError
+
 
 def gantt(
     jobs_csv: Annotated[Path, typer.Argument(help="A run's jobs.csv (ours or Batsim's).")],
@@ -23,14 +27,13 @@ def gantt(
 ) -> None:
     """Draw JOBS_CSV's Gantt chart (every allocation, or busy fractions when the view holds too many) to --out
     (an image) and/or --html (a zoomable page); at least one of them."""
-    from schedlab import cli
     from schedlab.report.gantt import plot_gantt
 
-    with cli._one_line_errors():
+    with one_line_errors():
         if out is None and html is None:
-            raise cli.InputError("schedlab gantt", message="nothing to write: give --out IMAGE, --html PAGE or both")
+            raise InputError("schedlab gantt", message="nothing to write: give --out IMAGE, --html PAGE or both")
         if not jobs_csv.is_file():
-            raise cli.InputError(str(jobs_csv), message="no such file")
+            raise InputError(str(jobs_csv), message="no such file")
         view = {"start": start, "end": end, "n_procs": procs, "max_rectangles": max_rectangles}
         written = []
         if out is not None:
@@ -40,7 +43,7 @@ def gantt(
 
             written.append((html, gantt_html(jobs_csv, html, **view)))
     for path, drawn in written:
-        cli.out.print(
+        console.print(
             f"wrote {path}: {drawn['jobs']:,} jobs, {drawn['ranges']:,} ranges ({drawn['mode']})",
             markup=False,
             soft_wrap=True,

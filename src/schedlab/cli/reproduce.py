@@ -41,6 +41,8 @@ from typing import Annotated
 
 import typer
 
+from schedlab.cli.common import one_line_errors, out
+
 reproduce_app = typer.Typer(help="Reproduce a seed's experiments.", no_args_is_help=True)
 
 
@@ -186,9 +188,8 @@ def hybrid(
     quiet: Annotated[bool, typer.Option(help="No progress on stderr.")] = False,
 ) -> None:
     """Seed 003 ch. 3 experiment: Table 3.1 instances, every hybrid algorithm, Figs 3.4-3.7 and summary tables."""
-    from schedlab.cli import _one_line_errors  # the app's handler, which knows --debug
 
-    with _one_line_errors():
+    with one_line_errors():
         from schedlab.errors import InputError
         from schedlab.offline.hybrid.experiment import (
             FULL_GRID,
@@ -323,9 +324,8 @@ def redirections(
 ) -> None:
     """Seed 004 experiment: task windows of 5 PWA traces, SPT families with and without redirection, Table I,
     Figs 3-10 and the six claims checked (spec 004-redirections section 5)."""
-    from schedlab.cli import _one_line_errors  # the app's handler, which knows --debug
 
-    with _one_line_errors():
+    with one_line_errors():
         from schedlab.campaign.redirections import plan, reproduce
 
         _check_campaign_options(out_dir, force, jobs, ("--windows", windows))
@@ -377,9 +377,8 @@ def locality_ch5(
 ) -> None:
     """Seed 000 ch. 5 experiment: 7-day periods of the Table 5.2 traces on fat trees, quadratic penalty F = 2,
     conservative backfilling with topology-aware allocators, normalised to basic (spec 000-ch4-5 section 5.2)."""
-    from schedlab.cli import _one_line_errors  # the app's handler, which knows --debug
 
-    with _one_line_errors():
+    with one_line_errors():
         from schedlab.campaign.locality import plan, reproduce
 
         _check_campaign_options(out_dir, force, jobs, ("--instances", instances))
@@ -413,9 +412,8 @@ def locality_ch4(
     conservative backfilling with basic, becont, cont, beloc, loc; makespan deviation from basic, contiguous and
     local jobs, locality ratio (spec 000-ch4-5 sections 5.1 and 6)."""
     from schedlab.campaign.locality_ch4 import Plan, run_plan, write_report
-    from schedlab.cli import _one_line_errors, out
 
-    with _one_line_errors():
+    with one_line_errors():
         plan = Plan(
             trace=str(traces / "CEA-Curie-2011-2.1-cln.swf.gz"),
             seed=seed,

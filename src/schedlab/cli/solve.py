@@ -13,12 +13,12 @@ from time import perf_counter
 from typing import Annotated
 
 import typer
-from rich.console import Console
 from rich.table import Table
+
+from schedlab.cli.common import check_out_dir, one_line_errors, out
 
 solve_app = typer.Typer(help="Solve offline scheduling instances.", no_args_is_help=True)
 
-out = Console(highlight=False)
 
 _GENERATE_KEYS = {"n", "m", "k", "seed"}
 
@@ -62,9 +62,8 @@ def hybrid(
     as_json: Annotated[bool, typer.Option("--json", help="Print the results as JSON instead of a table.")] = False,
 ) -> None:
     """Schedule independent tasks on m CPUs + k GPUs with one or more algorithms; every schedule is validated."""
-    from schedlab.cli import _one_line_errors  # the app's handler, which knows --debug
 
-    with _one_line_errors():
+    with one_line_errors():
         import numpy as np
 
         from schedlab.errors import InputError
@@ -80,8 +79,7 @@ def hybrid(
             raise InputError("--algo", field="--algo", value=algo, expected="at least one algorithm")
         if (instance_path is None) == (generate is None):
             raise InputError("solve hybrid", message="give either INSTANCE or --generate")
-        if out_dir is not None and out_dir.is_dir() and any(out_dir.iterdir()) and not force:
-            raise InputError(str(out_dir), message="output directory is not empty (use --force to overwrite)")
+        check_out_dir(out_dir, force)
         if generate is not None:
             g = _parse_generate(generate)
             instance = generate_hybrid(g["n"], g["m"], g["k"], rng=np.random.default_rng(g["seed"]))

@@ -1,28 +1,17 @@
-"""``schedlab tasks``: independent sequential tasks from a trace (seed 004), simulated online."""
+"""``schedlab tasks``: independent sequential tasks from a trace (Lucarelli, Mendonca and Trystram 2017), simulated online."""
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from schedlab.errors import InputError
+from schedlab.cli.common import duration, metrics_table, one_line_errors, out, parse_params
 
 tasks_app = typer.Typer(
     help="Independent sequential tasks (seed 004): SPT families and redirection.", no_args_is_help=True
 )
-
-_UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400, "w": 7 * 86400}
-
-
-def parse_duration(text: str, option: str = "--window") -> float:
-    """``7d``, ``12h``, ``30m``, ``90s`` or plain seconds, as seconds > 0."""
-    match = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*([smhdw]?)\s*", text)
-    if match is None or float(match.group(1)) <= 0:
-        raise InputError(option, field=option, value=text, expected="a duration > 0 such as 7d, 12h, 30m or 3600")
-    return float(match.group(1)) * _UNITS[match.group(2) or "s"]
 
 
 @tasks_app.command("simulate")
@@ -52,15 +41,14 @@ def simulate_tasks(
     """
     import json
 
-    from schedlab import cli
     from schedlab.registry import make_policy
     from schedlab.runner import run, tasks_instance
     from schedlab.workload.tasks import load_tasks
 
-    with cli._one_line_errors():
-        params = cli._parse_params(param)
+    with one_line_errors():
+        params = parse_params(param)
         make_policy(policy, params)
-        length = parse_duration(window) if window is not None else None
+        length = duration(window, "--window") if window is not None else None
         tasks, report = load_tasks(trace, window=length, seed=seed, conversion=conversion, rounding=rounding)
         result = run(tasks_instance(tasks), policy, params, seed=seed, report=report)
         result.info.update(
@@ -78,10 +66,10 @@ def simulate_tasks(
     if as_json:
         print(json.dumps({**result.metrics, "run": result.info}, sort_keys=True, indent=2))
         return
-    cli.out.print(
+    out.print(
         f"{len(tasks.jobs):,} tasks on {tasks.n_procs} processors "
         f"(conversion {conversion}, Q = {tasks.mean_procs:.2f}, load {tasks.load:.2f}); "
         f"{result.info['redirected']} redirected, {result.info['wasted_work']:,.0f} s of work lost",
         markup=False,
     )
-    cli.out.print(cli._metrics_table(result))
+    out.print(metrics_table(result))
