@@ -8,7 +8,7 @@ import json
 from typer.testing import CliRunner
 
 from schedlab.cli.reproduce import reproduce_app
-from schedlab.offline.hybrid.experiment import RUN_COLUMNS, STEP_COLUMNS, TIMING_COLUMNS, experiment_algorithms
+from schedlab.experiments.hybrid import RUN_COLUMNS, STEP_COLUMNS, TIMING_COLUMNS, experiment_algorithms
 from schedlab.report.hybrid_plots import FIGURES
 
 runner = CliRunner()

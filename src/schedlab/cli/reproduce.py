@@ -5,7 +5,7 @@ runs the chapter 3 experiment of seed 003 (Table 3.1 grid, every hybrid
 algorithm; spec 003-part1-hybrid section 5.2) and writes into ``--out``:
 
 * ``runs.csv``: one row per (instance, algorithm), columns
-  :data:`~schedlab.offline.hybrid.experiment.RUN_COLUMNS`;
+  :data:`~schedlab.experiments.hybrid.RUN_COLUMNS`;
 * ``steps.csv``: one row per bisection step of the dual algorithms;
 * ``summary.csv``: means per (n, m, k, algorithm); ``summary.md`` and
   ``summary.html``: means per algorithm, and per n, m and k;
@@ -17,12 +17,12 @@ and the wall time, whatever ``--jobs``.
 
 ``schedlab reproduce redirections --out report/redirections [--quick] [--tuning]``
 runs seed 004's experiment through the campaign runner
-(:mod:`schedlab.campaign.redirections`): campaigns, store, Table I, metrics,
+(:mod:`schedlab.experiments.redirections`): campaigns, store, Table I, metrics,
 figures, the six claims checked, ``summary.md`` and ``summary.html``.
 
 ``schedlab reproduce locality-ch5 --out report/locality-ch5 [--quick] [--forced/--no-forced]``
 runs seed 000's chapter 5 experiment through the campaign runner
-(:mod:`schedlab.campaign.locality`): fat-tree campaigns, store, metrics
+(:mod:`schedlab.experiments.locality_ch5`): fat-tree campaigns, store, metrics
 normalised to basic, one figure per metric, the claim checked, ``summary.md``
 and ``summary.html``.
 """
@@ -75,7 +75,7 @@ def _fmt(value, digits: int = 3) -> str:
 
 
 def _tables(runs) -> list[tuple[str, list[str], list[list[str]]]]:
-    from schedlab.offline.hybrid.experiment import aggregate
+    from schedlab.experiments.hybrid import aggregate
 
     tables = []
     overall = aggregate(runs)
@@ -191,7 +191,7 @@ def hybrid(
 
     with one_line_errors():
         from schedlab.errors import InputError
-        from schedlab.offline.hybrid.experiment import (
+        from schedlab.experiments.hybrid import (
             FULL_GRID,
             QUICK_GRID,
             RUN_COLUMNS,
@@ -326,7 +326,7 @@ def redirections(
     Figs 3-10 and the six claims checked (spec 004-redirections section 5)."""
 
     with one_line_errors():
-        from schedlab.campaign.redirections import plan, reproduce
+        from schedlab.experiments.redirections import plan, reproduce
 
         _check_campaign_options(out_dir, force, jobs, ("--windows", windows))
         chosen = plan(
@@ -379,7 +379,7 @@ def locality_ch5(
     conservative backfilling with topology-aware allocators, normalised to basic (spec 000-ch4-5 section 5.2)."""
 
     with one_line_errors():
-        from schedlab.campaign.locality import plan, reproduce
+        from schedlab.experiments.locality_ch5 import plan, reproduce
 
         _check_campaign_options(out_dir, force, jobs, ("--instances", instances))
         chosen = plan(traces, quick=quick, seed=seed, instances=instances, traces=trace, forced=forced)
@@ -411,7 +411,7 @@ def locality_ch4(
     """Seed 000 ch. 4 experiment: 300-job Curie samples released at 0 on 512 processors in clusters of 16,
     conservative backfilling with basic, becont, cont, beloc, loc; makespan deviation from basic, contiguous and
     local jobs, locality ratio (spec 000-ch4-5 sections 5.1 and 6)."""
-    from schedlab.campaign.locality_ch4 import Plan, run_plan, write_report
+    from schedlab.experiments.locality_ch4 import Plan, run_plan, write_report
 
     with one_line_errors():
         plan = Plan(

@@ -1,7 +1,7 @@
 """Figures of the chapter 3 experiment of seed 003 (Figs 3.4-3.7 analogues), from ``runs.csv``/``steps.csv`` rows.
 
 Source: seed 003 ch. 3 section 3.6.3; spec 003-part1-hybrid sections 5.2 and 7.1.
-Each function takes the rows of :func:`schedlab.offline.hybrid.experiment.run_experiment`
+Each function takes the rows of :func:`schedlab.experiments.hybrid.run_experiment`
 and writes one PNG (matplotlib, Agg backend, imported lazily); none prints.
 """
 

@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 
 from schedlab import load_instance
 from schedlab.campaign import campaign_results, expand, load_campaign
-from schedlab.campaign.locality import (
+from schedlab.experiments.locality_ch5 import (
     CLAIM_METRICS,
     METRICS,
     TRACES,
@@ -26,7 +26,7 @@ from schedlab.campaign.locality import (
     write_campaigns,
 )
 
-from .conftest import synthetic_trace
+from campaign.conftest import synthetic_trace
 
 TREE = TraceInfo("tiny.swf", (1, 2, 4, 16), 4, 1, 16, 0)
 

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 
 from hybrid_strategies import check, moldable_instances
 from schedlab.offline.hybrid import approx32, approx32_detail, brute_force_opt, search_of
-from schedlab.offline.hybrid.experiment import (
+from schedlab.experiments.hybrid import (
     FULL_GRID,
     QUICK_GRID,
     RUN_COLUMNS,

@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 from typer.testing import CliRunner
 
-from schedlab.campaign.locality_ch4 import Plan, claims, run_plan, sample, summarize
+from schedlab.experiments.locality_ch4 import Plan, claims, run_plan, sample, summarize
 from schedlab.cli.reproduce import reproduce_app
 from schedlab.errors import InputError
 from schedlab.workload.jobs import JobTable

@@ -36,7 +36,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from schedlab.campaign.redirections import (
+from schedlab.experiments.redirections import (
     Claim,
     _done,
     _html_table,

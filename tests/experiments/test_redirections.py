@@ -15,7 +15,7 @@ from typer.testing import CliRunner
 
 from schedlab import run
 from schedlab.campaign import campaign_results, expand, load_campaign, run_campaign
-from schedlab.campaign.redirections import LABELS, TRACES, check_claims, table_one, tuned_table
+from schedlab.experiments.redirections import LABELS, TRACES, check_claims, table_one, tuned_table
 from schedlab.metrics import job_metrics
 from schedlab.runner import tasks_instance
 from schedlab.workload.tasks import load_tasks
@@ -315,7 +315,7 @@ def test_claims_not_measurable_without_data():
 
 def test_table_ii_parameters_in_campaigns(tmp_path):
     """The written campaigns carry Table II's parameters (spec section 5) and the preemptive references when registered."""
-    from schedlab.campaign.redirections import Plan, write_campaigns
+    from schedlab.experiments.redirections import Plan, write_campaigns
     from schedlab.registry import ALGORITHMS
 
     plan = Plan(("KTH-SP2",), 2, {"KTH-SP2": 15.0}, True, 0, tmp_path, skipped=())
@@ -391,7 +391,7 @@ def test_quick_cli_writes_its_files(tmp_path):
 
 def test_tuning_figure_and_bars_are_png():
     """Fig. 3 style lines over m_d (one per tau) and Figs 4-10 style bars render on Agg."""
-    from schedlab.campaign.redirections import bar_figure, tuning_figures
+    from schedlab.experiments.redirections import bar_figure, tuning_figures
 
     assert tuning_figures(synthetic_tuning(), "Curie", "spt-rd").startswith(b"\x89PNG")
     assert tuning_figures(synthetic_tuning(), "Curie", "gspt-rd") is None
