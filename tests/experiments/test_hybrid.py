@@ -9,7 +9,6 @@ import pytest
 from hypothesis import given, settings
 
 from hybrid_strategies import check, moldable_instances
-from schedlab.offline.hybrid import approx32, approx32_detail, brute_force_opt, search_of
 from schedlab.experiments.hybrid import (
     FULL_GRID,
     QUICK_GRID,
@@ -24,6 +23,7 @@ from schedlab.experiments.hybrid import (
     run_experiment,
     run_instance,
 )
+from schedlab.offline.hybrid import approx32, approx32_detail, brute_force_opt, search_of
 from schedlab.registry import HYBRID, names
 from schedlab.workload.hybrid import HybridInstance
 

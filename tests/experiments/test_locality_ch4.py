@@ -7,9 +7,9 @@ import pandas as pd
 import pytest
 from typer.testing import CliRunner
 
-from schedlab.experiments.locality_ch4 import Plan, claims, run_plan, sample, summarize
 from schedlab.cli.reproduce import reproduce_app
 from schedlab.errors import InputError
+from schedlab.experiments.locality_ch4 import Plan, claims, run_plan, sample, summarize
 from schedlab.workload.jobs import JobTable
 from schedlab.workload.swf import write_swf
 

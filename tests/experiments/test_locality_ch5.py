@@ -12,6 +12,7 @@ import pandas as pd
 import pytest
 from typer.testing import CliRunner
 
+from campaign.conftest import synthetic_trace
 from schedlab import load_instance
 from schedlab.campaign import campaign_results, expand, load_campaign
 from schedlab.experiments.locality_ch5 import (
@@ -25,8 +26,6 @@ from schedlab.experiments.locality_ch5 import (
     reproduce,
     write_campaigns,
 )
-
-from campaign.conftest import synthetic_trace
 
 TREE = TraceInfo("tiny.swf", (1, 2, 4, 16), 4, 1, 16, 0)
 
