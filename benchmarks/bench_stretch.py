@@ -7,7 +7,9 @@ on the first 8,000 jobs of SDSC Par 96 as moldable tasks on 512 processors
 
 Each case runs in its own process (peak memory ``ru_maxrss`` is its own),
 after a tiny warm-up run that loads the numba kernels from their cache, so
-the times exclude compilation.
+the times exclude compilation. Every run goes through :func:`schedlab.runner.run`
+(engine, validator, metrics); "simulate s" is the engine and the policy,
+"validate s" the independent validator.
 
     python benchmarks/bench_stretch.py [--traces ../shared/traces] [--moldable-policies dbos-1.5 dbos-1 iterative]
 """
@@ -30,56 +32,61 @@ SEQUENTIAL_POLICIES = ("fcfs-stretch", "dasedf", "dasedf-paper")
 MOLDABLE_POLICIES = ("dbos-1.5", "dbos-1", "fcfs-sequential", "scojo-like", "iterative", "improved-iterative")
 
 
-def _sequential(case: str, policy: str) -> dict:
+PARAMS = {
+    "fcfs-stretch": ("fcfs-stretch", {}),
+    "dasedf": ("dasedf", {}),
+    "dasedf-paper": ("dasedf", {"validity": "paper"}),
+    "dbos-1.5": ("dbos", {"rho": 1.5}),
+    "dbos-1": ("dbos", {"rho": 1.0}),
+    "fcfs-sequential": ("fcfs-sequential", {}),
+    "scojo-like": ("scojo-like", {}),
+    "iterative": ("iterative", {}),
+    "improved-iterative": ("improved-iterative", {}),
+}
+
+
+def _timed(instance, label: str, warm) -> dict:
+    """Simulate through the runner (engine, validator, metrics) after a warm-up run on ``warm``."""
+    from schedlab.runner import run
+
+    policy, params = PARAMS[label]
+    run(warm, policy, params)
+    began = time.perf_counter()
+    result = run(instance, policy, params, stretch=True)
+    total = time.perf_counter() - began
+    return {
+        "tasks": len(instance.jobs),
+        "m": instance.platform.n_procs,
+        "seconds": result.seconds["simulate"],
+        "validate": result.seconds["validate"],
+        "total": total,
+        **result.metrics,
+    }
+
+
+def _sequential(case: str, label: str) -> dict:
     import numpy as np
 
-    from schedlab.engine import simulate
     from schedlab.platform import Machine
-    from schedlab.policies.stretch import DASEDF, StretchFCFS
     from schedlab.schedule import Instance
-    from schedlab.stretch_metrics import stretch_summary
     from schedlab.workload.stretch_generators import uniform_tasks
 
-    make = {"fcfs-stretch": StretchFCFS, "dasedf": DASEDF, "dasedf-paper": lambda: DASEDF(validity="paper")}[policy]
-    warm = uniform_tasks(50, 1.0, 10.0, load=4.0, rng=np.random.default_rng(0))
-    simulate(Instance(warm, Machine(3)), make())
+    warm = Instance(uniform_tasks(50, 1.0, 10.0, load=4.0, rng=np.random.default_rng(0)), Machine(3))
     delta, load = SEQUENTIAL[case]
     jobs = uniform_tasks(20000, 1.0, delta, load=load, rng=np.random.default_rng(1))
-    began = time.perf_counter()
-    schedule = simulate(Instance(jobs, Machine(300)), make())
-    seconds = time.perf_counter() - began
-    summary = stretch_summary(jobs.submit, schedule.start, schedule.end, jobs.run_time)
-    return {"tasks": len(jobs), "m": 300, "seconds": seconds, **summary}
+    return _timed(Instance(jobs, Machine(300)), label, warm)
 
 
-def _moldable(traces: str, policy: str) -> dict:
+def _moldable(traces: str, label: str) -> dict:
     import numpy as np
 
-    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests"))
-    from moldable_driver import run_moldable  # the engine takes over when it chooses allocation sizes
-    from schedlab.policies.stretch.moldable import DBOS, ImprovedIterative, Iterative, MoldableFCFS, ScojoLike
-    from schedlab.stretch_metrics import stretch_summary
-    from schedlab.workload.moldable import MoldableTasks, from_swf
+    from schedlab.runner import load_moldable, moldable_instance
+    from schedlab.workload.moldable import MoldableTasks
 
-    make = {
-        "dbos-1.5": lambda: DBOS(rho=1.5),
-        "dbos-1": lambda: DBOS(rho=1.0),
-        "fcfs-sequential": MoldableFCFS,
-        "scojo-like": ScojoLike,
-        "iterative": Iterative,
-        "improved-iterative": ImprovedIterative,
-    }[policy]
     warm_times = np.minimum.accumulate(np.array([[8.0 / j for j in range(1, 5)]] * 6), axis=1)
     warm = MoldableTasks(id=np.arange(1, 7), release=np.arange(6.0), times=warm_times, line=np.zeros(6, dtype=np.int64))
-    run_moldable(warm, 4, make())
-    tasks = from_swf(
-        os.path.join(traces, "SDSC-Par-1996-3.1-cln.swf.gz"), first=8000, m=512, rng=np.random.default_rng(1)
-    )
-    began = time.perf_counter()
-    ctx = run_moldable(tasks, 512, make())
-    seconds = time.perf_counter() - began
-    summary = stretch_summary(tasks.release, ctx.start_time, ctx.end, tasks.p1)
-    return {"tasks": len(tasks), "m": 512, "seconds": seconds, **summary}
+    instance = load_moldable(os.path.join(traces, "SDSC-Par-1996-3.1-cln.swf.gz"), m=512, first=8000, seed=1)
+    return _timed(instance, label, moldable_instance(warm, 4))
 
 
 def main() -> None:
@@ -96,8 +103,11 @@ def main() -> None:
         result["peak_mib"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
         print(json.dumps(result))
         return
-    print("| workload | policy | tasks | m | simulate s | tasks/s | max stretch | mean stretch | load | peak MiB |")
-    print("|---|---|--:|--:|--:|--:|--:|--:|--:|--:|")
+    print(
+        "| workload | policy | tasks | m | simulate s | validate s | ms/task | max stretch | mean stretch | load "
+        "| peak MiB |"
+    )
+    print("|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|")
     cases = [(c, p) for c in SEQUENTIAL for p in SEQUENTIAL_POLICIES] + [
         ("sdsc-par", p) for p in args.moldable_policies
     ]
@@ -110,7 +120,8 @@ def main() -> None:
             f"{r['tasks']:,}",
             str(r["m"]),
             f"{r['seconds']:.2f}",
-            f"{r['tasks'] / r['seconds']:,.0f}",
+            f"{r['validate']:.2f}",
+            f"{1000 * r['seconds'] / r['tasks']:.3f}",
             f"{r['max_stretch']:.3g}",
             f"{r['mean_stretch']:.3g}",
             f"{r['load']:.1f}",

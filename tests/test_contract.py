@@ -27,11 +27,12 @@ from schedlab.offline.hybrid import HybridError, brute_force_opt, hybrid_instanc
 from schedlab.output import write_jobs_csv
 from schedlab.platform import Machine
 from schedlab.platform.tree import FatTree
-from schedlab.registry import ALGORITHMS, HYBRID, RIGID, TASKS, Algorithm
+from schedlab.registry import ALGORITHMS, HYBRID, MOLDABLE, RIGID, STRETCH, TASKS, Algorithm
 from schedlab.schedule import Instance
 from schedlab.validation import validate
 from schedlab.workload.jobs import JobTable
 from strategies import rigid_instances
+from stretch_cases import moldable_instance, moldable_task_instances, table
 
 NAMES = list(ALGORITHMS)
 ONLINE = [name for name, a in ALGORITHMS.items() if a.kind == "online"]
@@ -51,8 +52,10 @@ def clustered_jobs(draw):
 
 def instances(algorithm: Algorithm, **kw):
     """Random small instances of the algorithm's family: common instances, or hybrid tasks."""
-    if algorithm.family == TASKS:
+    if algorithm.family in (TASKS, STRETCH):
         return rigid_instances(sequential=True, min_procs=2, kills=False, **kw)
+    if algorithm.family == MOLDABLE:
+        return moldable_task_instances(**kw)
     if algorithm.family == RIGID and algorithm.kind == "online":
         return rigid_instances(**kw)
     if algorithm.family == RIGID:
@@ -172,8 +175,12 @@ def test_run_times_hidden_unless_clairvoyant(name):
         original_reset(ctx)
 
     policy.reset = spy
-    jobs = JobTable.from_arrays(submit=[0, 1], run_time=[5, 7], requested_time=[7, 9], procs=[1, 1])
-    simulate(Instance(jobs, Machine(2)), policy)
+    if ALGORITHMS[name].family == MOLDABLE:
+        instance = moldable_instance(table([5, 3], [7, 7], release=[0, 1]))
+    else:
+        jobs = JobTable.from_arrays(submit=[0, 1], run_time=[5, 7], requested_time=[7, 9], procs=[1, 1])
+        instance = Instance(jobs, Machine(2))
+    simulate(instance, policy)
     assert (seen["run_time"] is None) == (not policy.clairvoyant)
 
 

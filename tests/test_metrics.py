@@ -12,12 +12,20 @@ import numpy as np
 import pytest
 
 from schedlab.engine import simulate
-from schedlab.metrics import AGGREGATED, aggregate, job_metrics
+from schedlab.metrics import (
+    AGGREGATED,
+    aggregate,
+    fairness_shares,
+    job_metrics,
+    processor_load,
+    stretch_metrics,
+)
 from schedlab.platform import Machine
 from schedlab.registry import make_policy
 from schedlab.schedule import Instance, JobStatus, Piece, Schedule
 from schedlab.validation import validate
 from schedlab.workload.jobs import JobTable
+from task_cases import tasks
 
 C, K, R = JobStatus.COMPLETED, JobStatus.KILLED, JobStatus.REJECTED
 
@@ -194,3 +202,58 @@ def test_tau_must_be_positive(tau):
         job_metrics(instance, schedule, tau=tau)
     with pytest.raises(ValueError, match=r"tau = "):
         aggregate(instance, schedule, tau=tau)
+
+
+# -- max-stretch objectives of independent tasks (Saule, Bozdag and Catalyurek 2014) --------------------------
+
+
+def test_load_is_two():
+    """Spec case 11: p = (2, 2, 2), r = (0, 1, 3): load = 6 / 3 = 2."""
+    assert processor_load(np.array([0.0, 1, 3]), np.array([2.0, 2, 2])) == 2.0
+    assert processor_load(np.array([4.0, 4.0]), np.array([1.0, 1.0])) == math.inf
+
+
+def test_stretch_metrics_of_the_dasedf_hand_case():
+    """Spec case 1 under DASEDF (m = 1): ends 10, 21, 11; flows 10, 20, 9; stretches 1, 2, 9; load 21 / 2."""
+    instance = tasks([0, 1, 2], [10, 10, 1], m=1)
+    schedule = simulate(instance, make_policy("dasedf"))
+    got = stretch_metrics(instance, schedule)
+    assert {k: got[k] for k in ("max_stretch", "mean_stretch", "max_flow", "mean_flow", "load", "delta")} == {
+        "max_stretch": 9.0,
+        "mean_stretch": pytest.approx(4.0),
+        "max_flow": 20.0,
+        "mean_flow": 13.0,
+        "load": 10.5,
+        "delta": 10.0,
+    }
+    assert got["fairness_seconds_tasks"] == 3 and got["fairness_seconds_above_1"] == 2
+
+
+def test_moldable_stretch_is_relative_to_one_processor():
+    """A task of p_1 = 100 run on 10 processors (10 s) right at its release 5 has stretch 0.1 and flow 10."""
+    from stretch_cases import moldable_instance, table
+
+    instance = moldable_instance(table([100.0 / j for j in range(1, 11)], release=[5.0]))
+    schedule = Schedule(np.array([5.0]), np.array([15.0]), np.array([JobStatus.COMPLETED], dtype=np.int8), [((0, 10),)])
+    validate(instance, schedule)
+    got = stretch_metrics(instance, schedule)
+    assert got["max_stretch"] == 0.1 and got["max_flow"] == 10.0 and got["delta"] == 1.0
+
+
+def test_fairness_histogram_by_hand():
+    """Six tasks, one or two per size class (< 1 min, < 1 h, < 1 day, < 1 week, more), each started at release
+    and ending at r + s p: the share of stretch > 1 per class is 50, 0, 100, 0, 100 %."""
+    p1 = np.array([10.0, 30, 100, 7200, 90000, 1e6])
+    s = np.array([2.0, 1.0, 1.0, 1.5, 1.0, 3.0])
+    jobs = JobTable.from_arrays(submit=np.zeros(6), run_time=p1, procs=np.ones(6, dtype=np.int64))
+    instance = Instance(jobs, Machine(6))
+    schedule = Schedule(
+        start=np.zeros(6),
+        end=s * p1,
+        status=np.full(6, JobStatus.COMPLETED, dtype=np.int8),
+        alloc=[((i, i + 1),) for i in range(6)],
+    )
+    got = stretch_metrics(instance, schedule)
+    assert [got[f"fairness_{b}_tasks"] for b in ("seconds", "minutes", "hours", "days", "weeks")] == [2, 1, 1, 1, 1]
+    assert fairness_shares(got) == {"seconds": 50.0, "minutes": 0.0, "hours": 100.0, "days": 0.0, "weeks": 100.0}
+    assert got["delta"] == 1e5 and got["load"] is None  # every task released at 0: no span

@@ -28,7 +28,18 @@ from schedlab.errors import ArgumentError
 from schedlab.platform.tree import MEASURES
 from schedlab.schedule import Instance, JobStatus, Schedule
 
-__all__ = ["AGGREGATED", "aggregate", "allocation_sizes", "flow_stretch", "job_metrics", "topology_metrics"]
+__all__ = [
+    "AGGREGATED",
+    "FAIRNESS_BINS",
+    "aggregate",
+    "allocation_sizes",
+    "fairness_shares",
+    "flow_stretch",
+    "job_metrics",
+    "processor_load",
+    "stretch_metrics",
+    "topology_metrics",
+]
 
 AGGREGATED = ("wait", "response", "slowdown", "bsld", "bsld_unclamped")
 """The per-job metrics :func:`aggregate` summarizes by mean, max and L2 norm."""
@@ -299,4 +310,77 @@ def flow_stretch(instance: Instance, schedule: Schedule, *, bound: float = 10.0)
         out[f"{name}_max"] = None if empty else float(np.max(values))
         out[f"{name}_sum"] = None if empty else float(np.sum(values))
         out[f"{name}_l2"] = None if empty else float(np.sqrt(np.sum(values * values)))
+    return out
+
+
+FAIRNESS_BINS = (("seconds", 60.0), ("minutes", 3600.0), ("hours", 86400.0), ("days", 604800.0), ("weeks", math.inf))
+"""Size classes of the one-processor time for the fairness histogram: below 1 min, 1 h, 1 day, 1 week, and
+beyond (upper bounds in seconds; Saule, Bozdag and Catalyurek 2014, section 7.1)."""
+
+
+def processor_load(release: np.ndarray, work: np.ndarray) -> float:
+    """``sum_i p_i / (max_i r_i - min_i r_i)``: how many processors the work keeps busy over the release span.
+
+    Source: Saule, Bozdag and Catalyurek (2014), section 4.1 (for moldable tasks, ``p_i`` is the one-processor
+    time p_{i,1}). Infinite when every task is released at once. Cost: O(n).
+    """
+    span = float(np.max(release) - np.min(release)) if len(release) else 0.0
+    return float(np.sum(work)) / span if span > 0 else math.inf
+
+
+def stretch_metrics(instance: Instance, schedule: Schedule) -> dict[str, float | int | None]:
+    """The max-stretch objectives of independent tasks: stretch and flow (max, mean), load, Delta, fairness.
+
+    Source: Saule, Bozdag and Catalyurek (2014): stretch ``s_i = (C_i - r_i) / p_{i,1}``
+    (section 2.1; for moldable tasks relative to the one-processor time, section 5, so it may be below 1),
+    flow ``C_i - r_i``, load (section 4.1, :func:`processor_load`), ``Delta = max p_{i,1} / min p_{i,1}``,
+    and the fairness histogram of section 7.1 (per size class of :data:`FAIRNESS_BINS`, the number of
+    tasks and of tasks with a stretch above 1; :func:`fairness_shares` turns them into percentages).
+    Cost: O(n).
+
+    ``p_{i,1}`` is the job table's ``run_time``: the processing time of a sequential task, the
+    one-processor time of a moldable one (:func:`schedlab.runtime.moldable.moldable_jobs`).
+
+    Returns
+    -------
+    dict
+        ``max_stretch``, ``mean_stretch``, ``max_flow``, ``mean_flow`` (over started tasks; None when none
+        started), ``load``, ``delta`` (None when undefined), and for each size class ``b``
+        ``fairness_<b>_tasks`` and ``fairness_<b>_above_1`` (counts over started tasks).
+    """
+    jobs = instance.jobs
+    started = _started(schedule)
+    p1 = jobs.run_time
+    flow = np.asarray(schedule.end, dtype=np.float64)[started] - jobs.submit[started]
+    stretch = flow / p1[started]
+    empty = flow.size == 0
+    out: dict[str, float | int | None] = {
+        "max_stretch": None if empty else float(np.max(stretch)),
+        "mean_stretch": None if empty else float(np.mean(stretch)),
+        "max_flow": None if empty else float(np.max(flow)),
+        "mean_flow": None if empty else float(np.mean(flow)),
+        "load": processor_load(jobs.submit, p1) if len(jobs) else None,
+        "delta": float(np.max(p1) / np.min(p1)) if len(jobs) else None,
+    }
+    size = p1[started]
+    low = 0.0
+    for name, high in FAIRNESS_BINS:
+        inside = (size >= low) & (size < high)
+        out[f"fairness_{name}_tasks"] = int(np.count_nonzero(inside))
+        out[f"fairness_{name}_above_1"] = int(np.count_nonzero(stretch[inside] > 1.0))
+        low = high
+    for key, value in out.items():
+        if isinstance(value, float) and not math.isfinite(value):
+            out[key] = None
+    return out
+
+
+def fairness_shares(counts: dict) -> dict[str, float | None]:
+    """Per size class, the percentage of tasks whose stretch exceeds 1, from :func:`stretch_metrics`'s counts
+    (or their sums over several runs, to pool instances as the paper's Figs. 3(e), 4(e) and 5(e) do); None
+    for an empty class."""
+    out = {}
+    for name, _ in FAIRNESS_BINS:
+        n = counts[f"fairness_{name}_tasks"]
+        out[name] = 100.0 * counts[f"fairness_{name}_above_1"] / n if n else None
     return out

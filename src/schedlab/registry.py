@@ -24,6 +24,16 @@ from schedlab.offline import hybrid
 from schedlab.offline.nfdh import nfdh_local
 from schedlab.parameters import Param, convert
 from schedlab.policies.rigid import EASY, FCFS, Conservative
+from schedlab.policies.stretch import (
+    DASEDF,
+    DBOS,
+    ImprovedIterative,
+    Iterative,
+    MoldableFCFS,
+    ScojoLike,
+    Split,
+    StretchFCFS,
+)
 from schedlab.policies.tasks import GSPT, GSPTRD, GSPTRR, GSRPT, SPT, SPTRD, SPTRR, SRPT
 
 __all__ = ["ALGORITHMS", "Algorithm", "Parameter", "get", "make_policy", "names", "register"]
@@ -178,7 +188,9 @@ def make_policy(name: str, params: Mapping[str, object] | None = None):
 MENDONCA = "Mendonca (2017)"
 LUCARELLI = "Lucarelli, Mendonca and Trystram (2017)"
 BLEUSE = "Bleuse (2017)"
+SAULE = "Saule, Bozdag and Catalyurek (2014)"
 RIGID, TASKS, HYBRID = "rigid jobs", "independent tasks", "CPU+GPU tasks"
+STRETCH, MOLDABLE = "max-stretch tasks", "moldable tasks"
 
 register(
     "fcfs",
@@ -237,6 +249,44 @@ for _cls, _section in (
         f"{LUCARELLI}, section {_section}",
         "none proven; reductions to the base policy tested (tau > n, c = 0)",
     )
+
+register(
+    "fcfs-stretch",
+    STRETCH,
+    "online",
+    "tasks simulate",
+    StretchFCFS,
+    f"{SAULE}, section 3.1; reservation (X, T) of section 4.1",
+    "max stretch <= (Delta + (1 - 1/m)(Delta + 1)) OPT (Theorem 3.1, tested against brute force)",
+)
+register(
+    "dasedf",
+    STRETCH,
+    "online",
+    "tasks simulate",
+    DASEDF,
+    f"{SAULE}, section 3.2; reservation (X, T) of section 4.1",
+    "per re-plan, max stretch < S + 1 - 1/m or no schedule of max stretch S exists (Theorem 3.3, tested); "
+    "no online ratio below Delta",
+)
+register(
+    "split",
+    STRETCH,
+    "online",
+    "tasks simulate",
+    Split,
+    f"{SAULE}, section 3.3, Algorithm 1",
+    "an f(Delta)-approximation on m' processors gives f(Delta^(1/rho)) on rho m' (Theorem 3.6); "
+    "equals independent runs of the base policy per group (tested)",
+)
+for _cls, _source, _guarantee in (
+    (DBOS, "section 6, Algorithm 2", "none proven; every plan meets the deadlines of its target stretch (tested)"),
+    (Iterative, "section 5.4 (Sabin et al. 2006)", "none; mean flow never worse than one processor each (tested)"),
+    (ImprovedIterative, "section 5.4", "none; equals Iterative on convex speed-ups (tested)"),
+    (ScojoLike, "section 5.5: an APPROXIMATION of SCOJO-P (Barsanti and Sodan 2006)", "none"),
+    (MoldableFCFS, "section 7.2 (FCFS-sequential)", "Theorem 3.1's bound on the one-processor times"),
+):
+    register(_cls.name, MOLDABLE, "online", "moldable simulate", _cls, f"{SAULE}, {_source}", _guarantee)
 
 register(
     "approx32",

@@ -1,7 +1,8 @@
 """One simulation run from a trace file to its output files: the Python API behind ``schedlab simulate``.
 
 ``load_instance`` reads a workload (SWF, plain or gzipped, or Batsim JSON),
-applies the reported filters and sizes the machine; ``run`` simulates one
+applies the reported filters and sizes the machine (``load_sequential_tasks``
+and ``load_moldable`` read the independent tasks of the max-stretch study); ``run`` simulates one
 registered policy on it, validates the schedule and measures it; ``Run.write``
 stores ``jobs.csv`` and ``metrics.json``. Campaigns and the CLI call these
 three functions and nothing else, so a run means the same thing everywhere.
@@ -19,17 +20,20 @@ import numpy as np
 from schedlab import __version__
 from schedlab.engine.simulator import ProgressCallback, simulate
 from schedlab.errors import InputError
-from schedlab.metrics import aggregate, topology_metrics
+from schedlab.metrics import aggregate, stretch_metrics, topology_metrics
 from schedlab.output import write_jobs_csv, write_metrics_json
 from schedlab.platform.base import Platform
 from schedlab.platform.homogeneous import Machine
 from schedlab.platform.registry import parse_platform
 from schedlab.registry import make_policy
+from schedlab.runtime.moldable import MoldableTimes, moldable_jobs
 from schedlab.runtime.penalty import parse_penalty
 from schedlab.schedule import Instance, Schedule
 from schedlab.validation import validate
 from schedlab.workload.batsim import read_batsim
 from schedlab.workload.filters import FilterReport, to_jobs
+from schedlab.workload.moldable import MoldableTasks, from_swf
+from schedlab.workload.moldable_csv import read_sequential_tasks_csv, read_tasks_csv
 from schedlab.workload.swf import read_swf
 from schedlab.workload.tasks import TaskWorkload
 
@@ -129,6 +133,59 @@ def tasks_instance(tasks: TaskWorkload) -> Instance:
     return Instance(tasks.jobs, Machine(tasks.n_procs))
 
 
+def _machine_size(m: int) -> int:
+    if isinstance(m, bool) or not isinstance(m, int) or m < 1:
+        raise InputError("--m", field="--m", value=m, expected="an integer >= 1 (the number of processors)")
+    return m
+
+
+def moldable_instance(tasks: MoldableTasks, m: int) -> Instance:
+    """Moldable tasks on a plain machine of ``m`` processors, with their run-time model (any size 1..m).
+
+    Raises
+    ------
+    InputError
+        ``m`` < 1, or a run-time table narrower than the machine.
+    """
+    m = _machine_size(m)
+    if tasks.n_procs < m:
+        raise InputError(
+            tasks.source, field="run-time table", value=f"{tasks.n_procs} processor counts", expected=f"at least {m}"
+        )
+    return Instance(moldable_jobs(tasks), Machine(m), MoldableTimes(tasks))
+
+
+def load_sequential_tasks(path: str | os.PathLike, *, m: int) -> Instance:
+    """Sequential tasks of a tasks CSV (:func:`~schedlab.workload.moldable_csv.read_sequential_tasks_csv`)
+    on a plain machine of ``m`` processors, for the max-stretch policies of Saule, Bozdag and Catalyurek (2014)."""
+    return Instance(read_sequential_tasks_csv(path), Machine(_machine_size(m)))
+
+
+def load_moldable(
+    path: str | os.PathLike, *, m: int, first: int = 8000, seed: int = 0, speedup: str = "downey"
+) -> Instance:
+    """Moldable tasks on ``m`` processors from a tasks CSV, or from an SWF log's first ``first`` usable jobs.
+
+    Source: Saule, Bozdag and Catalyurek (2014), section 7: a log's jobs become moldable tasks with
+    Downey's speed-up, A ~ U[q, m] and sigma ~ U[0, 2] drawn with ``numpy.random.default_rng(seed)``
+    (:func:`~schedlab.workload.moldable.from_swf`); a CSV gives its own run times
+    (:func:`~schedlab.workload.moldable_csv.read_tasks_csv`).
+
+    Raises
+    ------
+    InputError
+        A bad file, ``m`` or ``first`` < 1, or a speed-up model other than ``downey``.
+    """
+    m = _machine_size(m)
+    if str(path).endswith(".csv"):
+        return moldable_instance(read_tasks_csv(path, m=m), m)
+    if speedup != "downey":
+        raise InputError("--speedup", field="--speedup", value=speedup, expected="downey (the only model for logs)")
+    if isinstance(first, bool) or not isinstance(first, int) or first < 1:
+        raise InputError("--first", field="--first", value=first, expected="an integer >= 1")
+    return moldable_instance(from_swf(path, first=first, m=m, rng=np.random.default_rng(seed)), m)
+
+
 def run(
     instance: Instance,
     policy: str = "easy",
@@ -140,6 +197,7 @@ def run(
     progress: ProgressCallback | None = None,
     report: FilterReport | None = None,
     penalty: str | None = None,
+    stretch: bool = False,
 ) -> Run:
     """Simulate the registered ``policy`` (with ``params``) on ``instance``, validate and measure it.
 
@@ -152,7 +210,9 @@ def run(
     (:mod:`schedlab.runtime.penalty`). On a platform that measures allocations
     (a fat tree), the metrics include :func:`~schedlab.metrics.topology_metrics`;
     on a platform given by ``--platform``, the run information records it and
-    the penalty.
+    the penalty. ``stretch`` adds the max-stretch objectives of independent tasks
+    (:func:`~schedlab.metrics.stretch_metrics`: stretch relative to the one-processor time, flow, load,
+    Delta, fairness counts).
     """
     seconds = {}
     if penalty is not None:
@@ -167,6 +227,8 @@ def run(
         seconds["validate"] = time.perf_counter() - began
     metrics = aggregate(instance, schedule, tau=tau)
     metrics.update(topology_metrics(instance, schedule))
+    if stretch:
+        metrics.update(stretch_metrics(instance, schedule))
     info = {
         "policy": schedule.policy,
         "params": dict(params or {}),
@@ -186,4 +248,12 @@ def run(
     return Run(instance, schedule, metrics, info, seconds)
 
 
-__all__ = ["Run", "load_instance", "run", "tasks_instance"]
+__all__ = [
+    "Run",
+    "load_instance",
+    "load_moldable",
+    "load_sequential_tasks",
+    "moldable_instance",
+    "run",
+    "tasks_instance",
+]

@@ -21,6 +21,7 @@ import numpy as np
 
 from schedlab.errors import IllegalDecision, InputError, SchedlabError
 from schedlab.platform.intervals import Allocation, IntervalSet
+from schedlab.runtime.base import RuntimeModel
 from schedlab.schedule import Instance, JobStatus, Piece, Schedule
 
 if TYPE_CHECKING:
@@ -57,7 +58,8 @@ class Context:
     instance's run-time model gives a job's execution length from its
     allocation when it starts (the policy never sees it) and says which
     allocations a job accepts; a fixed model (rigid jobs) is read from the job
-    table's columns at once.
+    table's columns at once. A clairvoyant policy may read the model itself
+    (:attr:`runtime`), e.g. the run-time table of moldable tasks.
     """
 
     def __init__(self, instance: Instance, policy: OnlinePolicy, rng: np.random.Generator) -> None:
@@ -81,6 +83,7 @@ class Context:
         self._killed = (jobs.run_time > jobs.requested_time).tolist()
         self._remaining = list(self._duration)  # what is left to run: less than the duration after a preemption
         self._runtime = instance.runtime
+        self._clairvoyant = bool(policy.clairvoyant)
         self._fixed = instance.runtime.fixed
         self._shaped = instance.platform.shaped
         self._state = [WAITING] * n
@@ -91,6 +94,17 @@ class Context:
         self._aborted: list[Piece] = []
         self._ends: list[tuple[float, int, int]] = []  # (end time, row, attempt)
         self._timers: list[float] = []
+
+    @property
+    def runtime(self) -> RuntimeModel | None:
+        """The instance's run-time model, read-only, for a clairvoyant policy; None for the others.
+
+        What a clairvoyant policy knows of a job at its release beyond ``jobs.run_time``: the run time on
+        every allocation it may get (moldable tasks: :class:`~schedlab.runtime.moldable.MoldableTimes`'
+        ``times`` table, Saule, Bozdag and Catalyurek 2014, section 5). Lengths of started jobs still come
+        from the engine, which asks the same model.
+        """
+        return self._runtime if self._clairvoyant else None
 
     # -- actions -----------------------------------------------------------
     def start(self, row: int, alloc: Allocation) -> None:

@@ -1,7 +1,18 @@
-"""Run-time models: how long a job runs on the allocation it gets (rigid, topology penalties, CPU+GPU times)."""
+"""Run-time models: how long a job runs on the allocation it gets (rigid, topology penalties, CPU+GPU times,
+moldable tasks)."""
 
 from schedlab.runtime.base import RigidRuntime, RuntimeModel
 from schedlab.runtime.hybrid import HybridTimes
+from schedlab.runtime.moldable import MoldableTimes, moldable_jobs
 from schedlab.runtime.penalty import FUNCTIONS, TopologyPenalty, parse_penalty
 
-__all__ = ["FUNCTIONS", "HybridTimes", "RigidRuntime", "RuntimeModel", "TopologyPenalty", "parse_penalty"]
+__all__ = [
+    "FUNCTIONS",
+    "HybridTimes",
+    "MoldableTimes",
+    "RigidRuntime",
+    "RuntimeModel",
+    "TopologyPenalty",
+    "moldable_jobs",
+    "parse_penalty",
+]

@@ -10,6 +10,10 @@ Columns (a header line names them, in any order; other columns are ignored):
   processors; a task keeps its last time on more processors, and counts
   beyond m are ignored.
 
+:func:`read_tasks_csv` gives moldable tasks (a run-time table over 1..m
+processors); :func:`read_sequential_tasks_csv` gives sequential tasks (their
+one-processor time) for the sequential max-stretch policies.
+
 Source: the inputs listed for the stretch study of Saule, Bozdag and
 Catalyurek (2014), sections 2 and 5. Every error is one line naming the file,
 the line and the field.
@@ -24,10 +28,11 @@ import os
 import numpy as np
 
 from schedlab.errors import InputError
+from schedlab.workload.jobs import JobTable
 from schedlab.workload.moldable import MoldableTasks
 from schedlab.workload.speedup import check_downey, downey_times
 
-__all__ = ["read_tasks_csv", "write_tasks_csv"]
+__all__ = ["read_sequential_tasks_csv", "read_tasks_csv", "write_tasks_csv"]
 
 FORMS = (("times",), ("p1", "A", "sigma"), ("p",))
 
@@ -42,21 +47,13 @@ def _number(text: str, source: str, line: int, field: str, *, positive: bool) ->
     return value
 
 
-def read_tasks_csv(path: str | os.PathLike, *, m: int) -> MoldableTasks:
-    """Read a tasks CSV into an (n, m) run-time table.
+def _parse(path: str | os.PathLike) -> tuple[str, tuple[str, ...], list[int], list[float], list[int], list]:
+    """Read a tasks CSV: (source, form, ids, releases, lines, per-task run-time values in the file's form).
 
-    Cost: O(n m).
-
-    Raises
-    ------
-    InputError
-        Missing file or column, a value that is not a number, a negative
-        time, Downey parameters out of range (A >= 1, sigma >= 0), run times
-        growing with the processor count, repeated ids.
+    A row of the ``times`` form is its list of times (not padded), of ``p`` one number, of Downey's form
+    ``(p1, A, sigma)``. Every value is checked (one-line InputError).
     """
     source = os.fspath(path)
-    if m < 1:
-        raise InputError("--m", field="m", value=m, expected="an integer >= 1")
     try:
         with open(source, newline="") as handle:
             text = handle.read()
@@ -94,10 +91,17 @@ def read_tasks_csv(path: str | os.PathLike, *, m: int) -> MoldableTasks:
                 raise InputError(
                     source, number, "times", "(empty)", "space-separated run times on 1, 2, ... processors"
                 )
-            values = [
-                _number(v, source, number, f"times[{j}]", positive=True) for j, v in enumerate(parts[:m], start=1)
-            ]
-            rows.append(values + [values[-1]] * (m - len(values)))
+            row = [_number(v, source, number, f"times[{j}]", positive=True) for j, v in enumerate(parts, 1)]
+            rising = next((j for j in range(1, len(row)) if row[j] > row[j - 1]), None)
+            if rising is not None:
+                raise InputError(
+                    source,
+                    number,
+                    f"task {ids[-1]} times",
+                    f"{row[rising - 1]:g} on {rising} then {row[rising]:g} on {rising + 1} processors",
+                    "run times non-increasing in the processor count",
+                )
+            rows.append(row)
         elif form == ("p",):
             rows.append(_number(record[col["p"]], source, number, "p", positive=True))
         else:
@@ -111,9 +115,28 @@ def read_tasks_csv(path: str | os.PathLike, *, m: int) -> MoldableTasks:
             rows.append((p1, a, sigma))
     if not ids:
         raise InputError(source, message="no task")
+    return source, form, ids, release, lines, rows
+
+
+def read_tasks_csv(path: str | os.PathLike, *, m: int) -> MoldableTasks:
+    """Read a tasks CSV into an (n, m) run-time table: moldable tasks for ``schedlab moldable simulate``.
+
+    A ``p`` task keeps its time on any number of processors; a ``times`` row keeps its last time beyond
+    its length and is cut at m. Cost: O(n m).
+
+    Raises
+    ------
+    InputError
+        Missing file or column, a value that is not a number, a negative
+        time, Downey parameters out of range (A >= 1, sigma >= 0), run times
+        growing with the processor count, repeated ids.
+    """
+    if m < 1:
+        raise InputError("--m", field="m", value=m, expected="an integer >= 1")
+    source, form, ids, release, lines, rows = _parse(path)
     downey = None
     if form == ("times",):
-        times = np.asarray(rows, dtype=np.float64)
+        times = np.asarray([row[:m] + [row[-1]] * (m - len(row)) for row in rows], dtype=np.float64)
     elif form == ("p",):
         times = np.repeat(np.asarray(rows, dtype=np.float64)[:, None], m, axis=1)
     else:
@@ -130,14 +153,47 @@ def read_tasks_csv(path: str | os.PathLike, *, m: int) -> MoldableTasks:
     )
 
 
-def write_tasks_csv(tasks: MoldableTasks, path: str | os.PathLike) -> None:
-    """Write ``tasks`` so that :func:`read_tasks_csv` with the same m reads them back exactly.
+def read_sequential_tasks_csv(path: str | os.PathLike) -> JobTable:
+    """Read a tasks CSV as sequential tasks (one processor each) for ``schedlab tasks simulate``.
 
-    Downey tasks are written as ``p1, A, sigma``; others as ``times``, each
-    row cut after its last change (a sequential task is one number).
+    A task's processing time is ``p``, or its one-processor time (``p1``, or the first of its ``times``).
+    Cost: O(n).
+
+    Raises
+    ------
+    InputError
+        As :func:`read_tasks_csv`, and ids must be unique.
+    """
+    source, form, ids, release, lines, rows = _parse(path)
+    p = rows if form == ("p",) else [row[0] for row in rows]
+    jobs = JobTable(
+        id=np.asarray(ids, dtype=np.int64),
+        submit=np.asarray(release, dtype=np.float64),
+        run_time=np.asarray(p, dtype=np.float64),
+        requested_time=np.asarray(p, dtype=np.float64),
+        procs=np.ones(len(ids), dtype=np.int64),
+        line=np.asarray(lines, dtype=np.int64),
+        source=source,
+    )
+    jobs.check()
+    return jobs
+
+
+def write_tasks_csv(tasks: MoldableTasks | JobTable, path: str | os.PathLike) -> None:
+    """Write ``tasks`` so that the matching reader gives them back exactly (floats as their ``repr``).
+
+    Sequential tasks (a :class:`~schedlab.workload.jobs.JobTable` of one-processor jobs) are written as
+    ``id, release, p`` (:func:`read_sequential_tasks_csv`); moldable Downey tasks as ``p1, A, sigma``;
+    other moldable tasks as ``times``, each row cut after its last change (:func:`read_tasks_csv` with
+    the same m).
     """
     with open(path, "w", newline="") as handle:
         writer = csv.writer(handle, lineterminator="\n")
+        if isinstance(tasks, JobTable):
+            writer.writerow(["id", "release", "p"])
+            for task_id, release, p in zip(tasks.id.tolist(), tasks.submit.tolist(), tasks.run_time.tolist()):
+                writer.writerow([task_id, repr(release), repr(p)])
+            return
         if tasks.downey is not None:
             a, sigma = tasks.downey
             writer.writerow(["id", "release", "p1", "A", "sigma"])

@@ -15,7 +15,15 @@ import numpy as np
 from schedlab.errors import InputError
 from schedlab.workload.jobs import JobTable
 
-__all__ = ["SSM_RANGE", "arrival_rate", "exponential_releases", "ssm_like_tasks", "uniform_tasks"]
+__all__ = [
+    "SSM_RANGE",
+    "arrival_rate",
+    "exponential_releases",
+    "generate_tasks",
+    "parse_dist",
+    "ssm_like_tasks",
+    "uniform_tasks",
+]
 
 
 def arrival_rate(load: float, mean_work: float) -> float:
@@ -137,3 +145,36 @@ def ssm_like_tasks(n: int, m: int, *, load: float, rng: np.random.Generator):
         line=np.zeros(n, dtype=np.int64),
         source=f"ssm-like:load={load:g}",
     )
+
+
+def parse_dist(text: str) -> tuple[str, float, float]:
+    """``--dist`` text: ``uniform:A,B`` (sequential times p ~ U[A, B]) or ``ssm-like`` (moldable tasks).
+
+    Returns ``("uniform", a, b)`` or ``("ssm-like", nan, nan)``; InputError naming ``--dist`` otherwise.
+    """
+    kind, _, values = text.strip().partition(":")
+    if kind == "ssm-like" and not values:
+        return "ssm-like", float("nan"), float("nan")
+    if kind == "uniform":
+        try:
+            a, b = (float(v) for v in values.split(","))
+        except ValueError:
+            a = b = float("nan")
+        if 0 < a <= b < np.inf:
+            return "uniform", a, b
+    raise InputError("--dist", field="--dist", value=text, expected="uniform:A,B with 0 < A <= B, or ssm-like")
+
+
+def generate_tasks(dist: str, n: int, m: int, *, load: float, rng: np.random.Generator):
+    """Random tasks of the stretch experiments from a ``--dist`` text (:func:`parse_dist`).
+
+    ``uniform:A,B`` gives sequential tasks (:func:`uniform_tasks`, a JobTable; ``m`` is not used);
+    ``ssm-like`` gives moldable tasks over 1..m processors (:func:`ssm_like_tasks`, a MoldableTasks).
+    Cost: that of the generator.
+    """
+    kind, a, b = parse_dist(dist)
+    if m < 1:
+        raise InputError("--m", field="--m", value=m, expected="an integer >= 1")
+    if kind == "uniform":
+        return uniform_tasks(n, a, b, load=load, rng=rng)
+    return ssm_like_tasks(n, m, load=load, rng=rng)

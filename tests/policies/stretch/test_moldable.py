@@ -8,23 +8,30 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from moldable_driver import run_moldable
+from schedlab.engine import simulate
 from schedlab.errors import InputError
 from schedlab.policies.stretch.dbos import dbos_plan, moldable_edf
 from schedlab.policies.stretch.iterative import backfill, iterative_plan
 from schedlab.policies.stretch.moldable import DBOS, ImprovedIterative, Iterative, MoldableFCFS, ScojoLike
 from schedlab.policies.stretch.profile import build_profile, earliest_fit, smallest_fit
 from schedlab.policies.stretch.scojo import efficient_procs, scaled_procs
-from schedlab.workload.moldable import MoldableTasks
+from schedlab.validation import validate
+from stretch_cases import moldable_instance, moldable_tables, table
+from task_cases import tasks as sequential_tasks
 
 NONE_RUNNING = (np.empty(0), np.empty(0, dtype=np.int64))
 
 
-def table(*rows, release=None):
-    times = np.asarray(rows, dtype=float)
-    n = times.shape[0]
-    release = np.zeros(n) if release is None else np.asarray(release, dtype=float)
-    return MoldableTasks(id=np.arange(1, n + 1), release=release, times=times, line=np.zeros(n, dtype=np.int64))
+def run_moldable(tasks, m, policy):
+    """Simulate ``policy`` on the engine with the moldable run-time model; the schedule passes the validator."""
+    instance = moldable_instance(tasks, m)
+    schedule = simulate(instance, policy)
+    validate(instance, schedule)
+    return schedule
+
+
+def sizes(schedule):
+    return np.array([sum(hi - lo for lo, hi in a) for a in schedule.alloc])
 
 
 EIGHT = [8 / j for j in range(1, 5)]
@@ -106,21 +113,11 @@ def naive_earliest(reservations, now, m, procs, duration):
 
 @st.composite
 def decision_states(draw, max_m=5, max_n=6):
-    m = draw(st.integers(1, max_m))
+    m, tasks = draw(moldable_tables(max_m=max_m, max_n=max_n))
     n_run = draw(st.integers(0, m))
     run_procs = np.array([1] * n_run, dtype=np.int64)
     run_end = 10.0 + np.array(draw(st.lists(st.integers(1, 12), min_size=n_run, max_size=n_run)), dtype=float)
-    n = draw(st.integers(1, max_n))
-    rows = []
-    for _ in range(n):
-        p1 = draw(st.integers(1, 20))
-        drops = draw(st.lists(st.integers(0, 5), min_size=m - 1, max_size=m - 1))
-        row = [float(p1)]
-        for d in drops:
-            row.append(max(0.5, row[-1] - d))
-        rows.append(row)
-    release = np.sort(np.array(draw(st.lists(st.integers(0, 10), min_size=n, max_size=n)), dtype=float))
-    return m, run_end, run_procs, table(*rows, release=release), draw(st.floats(0.05, 6.0))
+    return m, run_end, run_procs, tasks, draw(st.floats(0.05, 6.0))
 
 
 @settings(max_examples=150)
@@ -166,34 +163,27 @@ def test_dbos_plan_is_feasible_and_at_least_the_lower_bound(state):
 POLICIES = [lambda: DBOS(rho=1.0), lambda: DBOS(rho=1.5), Iterative, ImprovedIterative, ScojoLike, MoldableFCFS]
 
 
-@st.composite
-def workloads(draw):
-    m, _, _, tasks, _ = draw(decision_states(max_m=4, max_n=8))
-    return m, tasks
-
-
-@settings(max_examples=40)
-@given(workloads(), st.sampled_from(range(len(POLICIES))))
+@settings(max_examples=40, deadline=None)
+@given(moldable_tables(max_m=4, max_n=8), st.sampled_from(range(len(POLICIES))))
 def test_invariants_of_every_moldable_policy(case, which):
-    """sigma_i >= r_i, C_i = sigma_i + p_{i,pi_i}, at most m processors busy at any time (the driver's interval set
-    refuses more), every task completes, stretch >= p_{i,m} / p_{i,1}; FCFS-sequential uses one processor."""
+    """On the engine, checked by the validator (sigma_i >= r_i, C_i = sigma_i + p_{i,pi_i} from the model, no
+    processor used twice, every task completes): stretch >= p_{i,m} / p_{i,1}; FCFS-sequential uses one processor."""
     m, tasks = case
-    ctx = run_moldable(tasks, m, POLICIES[which]())
+    schedule = run_moldable(tasks, m, POLICIES[which]())
     rows = np.arange(len(tasks))
-    assert np.all(ctx.start_time >= tasks.release)
-    assert np.allclose(ctx.end, ctx.start_time + tasks.times[rows, ctx.procs - 1])
-    for t in ctx.start_time:
-        assert ctx.procs[(ctx.start_time <= t) & (t < ctx.end)].sum() <= m
-    stretch = (ctx.end - tasks.release) / tasks.p1
-    assert np.all(stretch >= tasks.times[:, -1] / tasks.p1 - 1e-12)
+    procs = sizes(schedule)
+    assert np.all((1 <= procs) & (procs <= m))
+    assert np.allclose(schedule.end, schedule.start + tasks.times[rows, procs - 1])
+    stretch = (schedule.end - tasks.release) / tasks.p1
+    assert np.all(stretch >= tasks.times[:, m - 1] / tasks.p1 - 1e-12)
     if which == len(POLICIES) - 1:
-        assert np.all(ctx.procs == 1)
+        assert np.all(procs == 1)
 
 
 def test_dbos_run_on_the_hand_case():
     """One task alone (spec case 3) under the online policy: DBOS(1.5) starts it at 0 on 3 processors, ends at 8/3."""
-    ctx = run_moldable(table(EIGHT), 4, DBOS(rho=1.5))
-    assert ctx.procs.tolist() == [3] and ctx.end.tolist() == [8 / 3] and ctx.alloc[0] == ((0, 3),)
+    schedule = run_moldable(table(EIGHT), 4, DBOS(rho=1.5))
+    assert sizes(schedule).tolist() == [3] and schedule.end.tolist() == [8 / 3] and schedule.alloc[0] == ((0, 3),)
 
 
 def test_same_input_same_run():
@@ -201,7 +191,7 @@ def test_same_input_same_run():
     rows = [np.minimum.accumulate(rng.uniform(1, 30) / np.arange(1, 9) ** rng.uniform(0, 1)) for _ in range(40)]
     tasks = table(*rows, release=np.sort(rng.uniform(0, 40, 40)))
     a, b = run_moldable(tasks, 8, DBOS()), run_moldable(tasks, 8, DBOS())
-    assert a.start_time.tobytes() == b.start_time.tobytes() and a.alloc == b.alloc
+    assert a.start.tobytes() == b.start.tobytes() and a.alloc == b.alloc
 
 
 @pytest.mark.parametrize(
@@ -222,6 +212,13 @@ def test_bad_parameters(policy, match):
 def test_table_narrower_than_the_machine():
     with pytest.raises(InputError, match="machine size 8"):
         run_moldable(table(EIGHT), 8, DBOS())
+
+
+@pytest.mark.parametrize("policy", [DBOS, Iterative, ScojoLike, MoldableFCFS])
+def test_rigid_jobs_are_refused(policy):
+    """Without a run-time table (rigid sequential jobs) a moldable policy cannot choose sizes: one-line error."""
+    with pytest.raises(InputError, match="moldable tasks"):
+        simulate(sequential_tasks([0, 1], [3, 4], m=2), policy())
 
 
 def test_smallest_fit_when_nothing_fits():

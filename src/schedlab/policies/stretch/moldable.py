@@ -9,8 +9,11 @@ again at the next event. Started tasks never move. A timer at the earliest
 planned start later than now guards against a plan that no event would revisit.
 Nothing is computed while no processor is free: no task could start.
 
-The run time of task i on j processors is ``ctx.moldable.times[i, j - 1]``;
-the policies are clairvoyant (times are known at release, section 5).
+The policies are clairvoyant (a task's run times are known at its release,
+section 5): they read the table ``times[i, j - 1] = p_{i,j}`` of the
+instance's :class:`~schedlab.runtime.moldable.MoldableTimes` model through
+``ctx.runtime`` and choose each task's size at its start; the engine takes
+the run time from the same model and the validator checks it.
 """
 
 from __future__ import annotations
@@ -18,9 +21,11 @@ from __future__ import annotations
 import numpy as np
 
 from schedlab.errors import InputError
+from schedlab.parameters import Param
 from schedlab.policies.stretch.dbos import MoldablePlan, dbos_plan
 from schedlab.policies.stretch.iterative import iterative_plan
 from schedlab.policies.stretch.scojo import efficient_procs, scaled_procs, scojo_like_plan
+from schedlab.runtime.moldable import MoldableTimes
 
 __all__ = ["DBOS", "ImprovedIterative", "Iterative", "MoldableFCFS", "ScojoLike"]
 
@@ -29,21 +34,30 @@ class _MoldablePolicy:
     """Pending rows in (release, id) order, running tasks' ends and counts, and the start of planned tasks."""
 
     clairvoyant = True
+    parameters: dict[str, Param] = {}
 
     def reset(self, ctx) -> None:
         self.check()
         self.ctx = ctx
-        tasks = ctx.moldable
-        if tasks.n_procs < ctx.n_procs:
+        model = ctx.runtime
+        if not isinstance(model, MoldableTimes):
             raise InputError(
-                tasks.source,
-                field="run-time table",
-                value=f"{tasks.n_procs} processor counts",
+                "policy",
+                field=f"{self.name} workload",
+                value=model.describe() if model is not None else "no run-time model",
+                expected="moldable tasks (a run-time table: schedlab moldable simulate)",
+            )
+        width = model.times.shape[1]
+        if width < ctx.n_procs:
+            raise InputError(
+                "policy",
+                field=f"{self.name} run-time table",
+                value=f"{width} processor counts",
                 expected=f"at least the machine size {ctx.n_procs}",
             )
         self.m = ctx.n_procs
-        self.times = np.ascontiguousarray(tasks.times[:, : self.m])
-        self.release = tasks.release
+        self.times = np.ascontiguousarray(model.times[:, : self.m])
+        self.release = ctx.jobs.submit
         self.pending: list[int] = []
         self.running: dict[int, tuple[float, int]] = {}  # row -> (end, processors)
 
@@ -51,7 +65,7 @@ class _MoldablePolicy:
         """Raise InputError on bad parameters."""
 
     def describe(self) -> str:
-        return self.name
+        return f"{self.name}()"
 
     def submit(self, rows: list[int], now: float) -> None:
         self.pending.extend(rows)
@@ -97,6 +111,16 @@ class DBOS(_MoldablePolicy):
     """
 
     name = "dbos"
+    parameters = {
+        "rho": Param("online factor: the plan's maximum stretch is relaxed to rho times itself (1: off)", low=1),
+        "eps": Param(
+            "relative precision of the binary search on the target stretch",
+            low=0,
+            high=1,
+            open_low=True,
+            open_high=True,
+        ),
+    }
 
     def __init__(self, *, rho: float = 1.5, eps: float = 1e-3) -> None:
         self.rho = rho
@@ -152,6 +176,10 @@ class ScojoLike(_MoldablePolicy):
     """
 
     name = "scojo-like"
+    parameters = {
+        "utilisation": Param("target busy fraction of the machine", low=0, high=1, open_low=True),
+        "window": Param("number of recent releases whose work predicts the arrivals' demand", low=2),
+    }
 
     def __init__(self, *, utilisation: float = 0.95, window: int = 50) -> None:
         self.utilisation = utilisation

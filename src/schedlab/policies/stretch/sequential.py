@@ -35,9 +35,18 @@ import numpy as np
 
 from schedlab.engine.simulator import Context
 from schedlab.errors import InputError
+from schedlab.parameters import Param
 from schedlab.policies.stretch.planners import DasedfPlanner, FcfsPlanner, predicted_stretch
 
 __all__ = ["DASEDF", "Split", "StretchFCFS", "split_groups"]
+
+RESERVATION = {
+    "reserved": Param("X, processors of the auxiliary part (0: no reservation)", low=0),
+    "threshold": Param(
+        "T: a released task stays on the main part while its planned maximum stretch is below T", low=0, open_low=True
+    ),
+}
+"""The machine-reservation parameters (X, T) of section 4.1, shared by FCFS and DASEDF."""
 
 
 class _Part:
@@ -184,6 +193,20 @@ class DASEDF(_Reserving):
     """
 
     name = "dasedf"
+    parameters = {
+        "eps": Param(
+            "relative precision of the binary search on the target stretch S",
+            low=0,
+            high=1,
+            open_low=True,
+            open_high=True,
+        ),
+        "validity": Param(
+            "how a target S is tested: EDF meets every deadline (exact), or Lemma 3.2's condition (paper)",
+            choices=("exact", "paper"),
+        ),
+        **RESERVATION,
+    }
 
     def __init__(
         self, *, eps: float = 1e-3, validity: str = "exact", reserved: int = 0, threshold: float = math.inf
@@ -217,6 +240,7 @@ class StretchFCFS(_Reserving):
     """
 
     name = "fcfs-stretch"
+    parameters = RESERVATION
 
     def __init__(self, *, reserved: int = 0, threshold: float = math.inf) -> None:
         self.reserved = reserved
@@ -254,14 +278,27 @@ class Split(_PartedPolicy):
     Parameters
     ----------
     groups : int, default 2
-        rho >= 2; the machine size must be a multiple of it.
+        rho >= 2, at most the machine size.
     p_min, p_max : float, default 0 (read from the instance)
         The processing-time range known in advance; tasks outside it are clamped to the first or last group.
     base : {"fcfs", "dasedf"}, default "fcfs"
         The policy each group runs.
+
+    Notes
+    -----
+    When rho does not divide the machine size m, the first ``m mod rho``
+    groups get one processor more: every group has at least
+    ``m' = floor(m / rho)`` processors, so Theorem 3.6's bound still holds
+    against the optimum on m' processors.
     """
 
     name = "split"
+    parameters = {
+        "groups": Param("rho, the number of groups of processors (and of processing-time ranges)", low=2),
+        "p_min": Param("smallest processing time known in advance (0: the instance's)", low=0),
+        "p_max": Param("largest processing time known in advance (0: the instance's)", low=0),
+        "base": Param("the policy each group runs", choices=("fcfs", "dasedf")),
+    }
 
     def __init__(self, *, groups: int = 2, p_min: float = 0.0, p_max: float = 0.0, base: str = "fcfs") -> None:
         self.groups = groups
@@ -273,15 +310,16 @@ class Split(_PartedPolicy):
         return f"split(groups={self.groups}, p_min={self.p_min:g}, p_max={self.p_max:g}, base={self.base})"
 
     def _bounds(self, n_procs: int) -> list[tuple[int, int]]:
-        if self.groups < 2 or n_procs % self.groups:
+        if not 2 <= self.groups <= n_procs:
             raise InputError(
                 "policy",
                 field="split groups",
                 value=self.groups,
-                expected=f"an integer >= 2 dividing the machine size {n_procs}",
+                expected=f"an integer from 2 to the machine size {n_procs}",
             )
-        width = n_procs // self.groups
-        return [(g * width, (g + 1) * width) for g in range(self.groups)]
+        width, extra = divmod(n_procs, self.groups)
+        bounds = np.cumsum([0] + [width + (g < extra) for g in range(self.groups)]).tolist()
+        return list(zip(bounds[:-1], bounds[1:]))
 
     def reset(self, ctx: Context) -> None:
         if self.base not in ("fcfs", "dasedf"):
