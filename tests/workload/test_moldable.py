@@ -22,3 +22,26 @@ def test_swf_conversion_keeps_the_logged_time(tmp_path):
     assert np.all((a >= [1, 4, 8]) & (a <= 8)) and np.all((sigma >= 0) & (sigma <= 2))
     again = from_swf(tmp_path / "log.swf", first=3, m=8, rng=np.random.default_rng(0))
     assert again.times.tobytes() == tasks.times.tobytes()
+
+
+@pytest.mark.parametrize(
+    "times, release, message",
+    [
+        ([[4.0, 5.0]], [0.0], "task 1 times = 4 on 1 then 5 on 2 processors, expected run times non-increasing"),
+        ([[4.0, 0.0]], [0.0], "task 1 times = 4.0, expected finite run times > 0"),
+        ([[4.0, 2.0]], [-1.0], "task 1 release = -1.0, expected a finite time >= 0"),
+    ],
+)
+def test_tables_that_cannot_be_scheduled_are_refused(times, release, message):
+    with pytest.raises(InputError, match=message):
+        MoldableTasks(
+            id=np.array([1]), release=np.array(release), times=np.array(times), line=np.zeros(1, dtype=np.int64)
+        )
+
+
+def test_a_log_without_usable_jobs(tmp_path):
+    (tmp_path / "log.swf").write_text("1 0 0 0 4 -1 -1 4 100 -1 1 1 1 1 1 -1 -1 -1\n")
+    with pytest.raises(InputError, match="no job with a run time > 0"):
+        from_swf(tmp_path / "log.swf", m=8, rng=np.random.default_rng(0))
+    with pytest.raises(InputError, match="m = 0"):
+        from_swf(tmp_path / "log.swf", m=0, rng=np.random.default_rng(0))

@@ -16,6 +16,7 @@ from schedlab.cli.algorithms import algorithms
 from schedlab.cli.campaign import campaign_app
 from schedlab.cli.common import set_debug
 from schedlab.cli.gantt import gantt
+from schedlab.cli.moldable import moldable_app
 from schedlab.cli.reproduce import reproduce_app
 from schedlab.cli.simulate import simulate
 from schedlab.cli.solve import solve_app
@@ -45,6 +46,7 @@ app.command()(algorithms)
 app.command("policies", hidden=True)(algorithms)  # the former name
 app.command()(gantt)
 app.add_typer(tasks_app, name="tasks")
+app.add_typer(moldable_app, name="moldable")
 app.add_typer(solve_app, name="solve")
 app.add_typer(campaign_app, name="campaign")
 app.add_typer(reproduce_app, name="reproduce")

@@ -3,12 +3,18 @@
 from __future__ import annotations
 
 import json
+import math
 from typing import Annotated
 
 import typer
-from rich.table import Table
+from rich.table import Column, Table
 
 from schedlab.cli.common import out
+
+
+def _json(value):
+    """A default as strict JSON: a non-finite float (a threshold left off, ``inf``) as its text."""
+    return repr(value) if isinstance(value, float) and not math.isfinite(value) else value
 
 
 def algorithms(
@@ -30,7 +36,7 @@ def algorithms(
                 "guarantee": a.guarantee,
                 "ratio": a.ratio,
                 "parameters": [
-                    {"name": p.name, "type": p.type, "default": p.default, "allowed": p.allowed, "doc": p.doc}
+                    {"name": p.name, "type": p.type, "default": _json(p.default), "allowed": p.allowed, "doc": p.doc}
                     for p in a.parameters()
                 ],
             }
@@ -44,7 +50,7 @@ def algorithms(
     for (family, command), members in groups.items():
         how = f"schedlab {command}" if command else "Python API only"
         table = Table(
-            "name",
+            Column("name", no_wrap=True),
             "what it does",
             "source; guarantee",
             "parameters",

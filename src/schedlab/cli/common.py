@@ -32,6 +32,7 @@ __all__ = [
     "parse_params",
     "progress_bar",
     "set_debug",
+    "stretch_table",
     "window",
 ]
 
@@ -140,4 +141,37 @@ def metrics_table(result) -> Table:
     table.add_row("makespan (s)", number(m["makespan"]), "", "")
     counts = f"{m['n_completed']:,} completed, {m['n_killed']:,} killed at walltime, {m['n_rejected']:,} rejected"
     table.caption = f"{m['n_jobs']:,} jobs: {counts}; " + ", ".join(f"{k} {v:.2f} s" for k, v in result.seconds.items())
+    return table
+
+
+def stretch_table(result) -> Table:
+    """The max-stretch objectives of a :class:`~schedlab.runner.Run` of independent tasks as a rich table
+    (:func:`schedlab.metrics.stretch_metrics`: stretch relative to the one-processor time, flow, load, Delta,
+    the share of tasks with stretch > 1 per size class), with the scheduler's time per task."""
+    from schedlab.metrics import FAIRNESS_BINS, fairness_shares
+
+    m = result.metrics
+    table = Table(
+        title=f"{result.info['policy']} on {Path(result.info['workload']).name} (m={result.info['n_procs']:,})"
+    )
+    table.add_column("metric")
+    table.add_column("max", justify="right")
+    table.add_column("mean", justify="right")
+    table.add_row("stretch (C - r) / p1", number(m["max_stretch"]), number(m["mean_stretch"]))
+    table.add_row("flow C - r (s)", number(m["max_flow"]), number(m["mean_flow"]))
+    table.add_section()
+    shares = fairness_shares(m)
+    for name, _ in FAIRNESS_BINS:
+        n = m[f"fairness_{name}_tasks"]
+        if n:
+            table.add_row(f"stretch > 1, p1 in {name} ({n:,} tasks)", "", f"{number(shares[name])} %")
+    table.add_section()
+    table.add_row("utilization", "", number(m["utilization"]))
+    table.add_row("makespan (s)", number(m["makespan"]), "")
+    simulate = result.seconds.get("simulate")
+    per_task = f"; {1000 * simulate / max(1, m['n_jobs']):.3f} ms per task" if simulate is not None else ""
+    table.caption = (
+        f"{m['n_jobs']:,} tasks, load {number(m['load'])}, Delta {number(m['delta'])}{per_task}; "
+        + ", ".join(f"{k} {v:.2f} s" for k, v in result.seconds.items())
+    )
     return table

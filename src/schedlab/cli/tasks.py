@@ -1,4 +1,9 @@
-"""``schedlab tasks``: independent sequential tasks from a trace (Lucarelli, Mendonca and Trystram 2017), simulated online."""
+"""``schedlab tasks``: independent sequential tasks, simulated online, and generated.
+
+``tasks simulate TRACE.swf`` converts a trace's jobs to sequential tasks (Lucarelli, Mendonca and Trystram
+2017, section V-A); ``tasks simulate TASKS.csv --m M`` reads a tasks CSV and adds the max-stretch objectives
+of Saule, Bozdag and Catalyurek (2014); ``tasks generate`` writes the random tasks of that study.
+"""
 
 from __future__ import annotations
 
@@ -7,27 +12,53 @@ from typing import Annotated
 
 import typer
 
-from schedlab.cli.common import duration, metrics_table, one_line_errors, out, parse_params
+from schedlab.cli.common import (
+    check_out_dir,
+    duration,
+    metrics_table,
+    one_line_errors,
+    out,
+    parse_params,
+    stretch_table,
+)
 
 tasks_app = typer.Typer(
-    help="Independent sequential tasks (seed 004): SPT families and redirection.", no_args_is_help=True
+    help="Independent sequential tasks: SPT families with redirection (Lucarelli, Mendonca and Trystram 2017), "
+    "max-stretch policies (Saule, Bozdag and Catalyurek 2014), generated tasks.",
+    no_args_is_help=True,
 )
 
 
 @tasks_app.command("simulate")
 def simulate_tasks(
-    trace: Annotated[Path, typer.Argument(help="SWF trace (.swf or .swf.gz).")],
+    trace: Annotated[Path, typer.Argument(help="SWF trace (.swf or .swf.gz), or a tasks CSV (.csv, with --m).")],
     policy: Annotated[
-        str, typer.Option("--policy", "-p", help="gspt, spt, gspt-rd, spt-rd, gspt-rr, spt-rr or fcfs.")
+        str,
+        typer.Option(
+            "--policy",
+            "-p",
+            help="gspt, spt, gspt-rd, spt-rd, gspt-rr, spt-rr, fcfs; fcfs-stretch, dasedf, split (max stretch).",
+        ),
     ] = "gspt-rd",
     param: Annotated[
-        list[str], typer.Option("--param", "-P", help="Policy parameter KEY=VALUE (dedicated, tau, b, c, batch).")
+        list[str],
+        typer.Option(
+            "--param",
+            "-P",
+            help="Policy parameter KEY=VALUE (dedicated, tau, b, c, batch; eps, validity, reserved, threshold, "
+            "groups, base).",
+        ),
     ] = [],
+    m: Annotated[
+        int | None, typer.Option("--m", help="Processors, for a tasks CSV (an SWF trace sets its own).")
+    ] = None,
     window: Annotated[
         str | None, typer.Option(help="Simulate one random window of this length (e.g. 7d), drawn with --seed.")
     ] = None,
     seed: Annotated[int, typer.Option(help="Seed of the window draw and of random redirection.")] = 0,
-    conversion: Annotated[str, typer.Option(help="Parallel jobs to tasks: A, B or C (seed 004 section V-A).")] = "C",
+    conversion: Annotated[
+        str, typer.Option(help="Parallel jobs to tasks: A, B or C (Lucarelli et al. 2017, section V-A).")
+    ] = "C",
     rounding: Annotated[str, typer.Option(help="Rounding of m/Q for conversion C: round, floor or ceil.")] = "round",
     out_dir: Annotated[
         Path | None, typer.Option("--out", "-o", help="Directory for jobs.csv and metrics.json.")
@@ -35,36 +66,53 @@ def simulate_tasks(
     force: Annotated[bool, typer.Option(help="Overwrite a non-empty --out directory.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print the metrics as JSON.")] = False,
 ) -> None:
-    """Convert TRACE's completed jobs to sequential tasks and simulate an online task POLICY on them.
+    """Simulate an online task POLICY on TRACE's jobs converted to sequential tasks, or on a tasks CSV.
 
-    Flow is the response time; bounded stretch is the unclamped bounded slowdown (B = 10 s) of the metrics.
+    SWF: flow is the response time; bounded stretch is the unclamped bounded slowdown (B = 10 s) of the
+    metrics. Tasks CSV (columns id, release, p; see `schedlab tasks generate`): the metrics add the stretch
+    (C - r) / p, its max and mean, flow, load, Delta and the fairness counts.
     """
     import json
 
+    from schedlab.errors import InputError
     from schedlab.registry import make_policy
-    from schedlab.runner import run, tasks_instance
+    from schedlab.runner import load_sequential_tasks, run, tasks_instance
     from schedlab.workload.tasks import load_tasks
 
+    csv = trace.suffix == ".csv"
     with one_line_errors():
         params = parse_params(param)
         make_policy(policy, params)
-        length = duration(window, "--window") if window is not None else None
-        tasks, report = load_tasks(trace, window=length, seed=seed, conversion=conversion, rounding=rounding)
-        result = run(tasks_instance(tasks), policy, params, seed=seed, report=report)
-        result.info.update(
-            {
-                "conversion": conversion,
-                "mean_procs": tasks.mean_procs,
-                "load": tasks.load,
-                "window": list(tasks.window) if tasks.window else None,
-                "redirected": len(result.schedule.aborted),
-                "wasted_work": float(sum(p.end - p.start for p in result.schedule.aborted)),
-            }
-        )
+        if csv:
+            if m is None:
+                raise InputError("--m", message="a tasks CSV needs --m (the number of processors)")
+            if window is not None:
+                raise InputError("--window", message="--window applies to SWF traces only")
+            check_out_dir(out_dir, force)
+            result = run(load_sequential_tasks(trace, m=m), policy, params, seed=seed, stretch=True)
+        else:
+            if m is not None:
+                raise InputError("--m", message="--m applies to a tasks CSV (an SWF trace's conversion sets m)")
+            length = duration(window, "--window") if window is not None else None
+            tasks, report = load_tasks(trace, window=length, seed=seed, conversion=conversion, rounding=rounding)
+            result = run(tasks_instance(tasks), policy, params, seed=seed, report=report)
+            result.info.update(
+                {
+                    "conversion": conversion,
+                    "mean_procs": tasks.mean_procs,
+                    "load": tasks.load,
+                    "window": list(tasks.window) if tasks.window else None,
+                    "redirected": len(result.schedule.aborted),
+                    "wasted_work": float(sum(p.end - p.start for p in result.schedule.aborted)),
+                }
+            )
         if out_dir is not None:
             result.write(out_dir, force=force)
     if as_json:
         print(json.dumps({**result.metrics, "run": result.info}, sort_keys=True, indent=2))
+        return
+    if csv:
+        out.print(stretch_table(result))
         return
     out.print(
         f"{len(tasks.jobs):,} tasks on {tasks.n_procs} processors "
@@ -73,3 +121,49 @@ def simulate_tasks(
         markup=False,
     )
     out.print(metrics_table(result))
+
+
+@tasks_app.command("generate")
+def generate(
+    n: Annotated[int, typer.Option("--n", help="Number of tasks.")],
+    dist: Annotated[
+        str,
+        typer.Option(
+            "--dist",
+            help="uniform:A,B (sequential tasks, p ~ U[A, B], Saule et al. 2014 section 4.1) or ssm-like "
+            "(moldable tasks with stepped speed-ups: an APPROXIMATION of the paper's short-sequence-mapping "
+            "workload, section 7).",
+        ),
+    ],
+    load: Annotated[
+        float, typer.Option("--load", help="Target load: total work over the release span (processors kept busy).")
+    ],
+    out_file: Annotated[Path, typer.Option("--out", "-o", help="The tasks CSV to write.")],
+    m: Annotated[int, typer.Option("--m", help="Processor counts the run times cover (ssm-like).")] = 300,
+    seed: Annotated[int, typer.Option(help="Seed of the draws (same seed, same file).")] = 0,
+    force: Annotated[bool, typer.Option(help="Overwrite an existing --out file.")] = False,
+) -> None:
+    """Write random independent tasks as a tasks CSV: releases by exponential inter-arrival times whose rate
+    gives the target load, sizes from --dist."""
+    import numpy as np
+
+    from schedlab.errors import InputError
+    from schedlab.metrics import processor_load
+    from schedlab.workload.jobs import JobTable
+    from schedlab.workload.moldable_csv import write_tasks_csv
+    from schedlab.workload.stretch_generators import generate_tasks
+
+    with one_line_errors():
+        if out_file.exists() and not force:
+            raise InputError(str(out_file), message="file exists (use --force to overwrite)")
+        tasks = generate_tasks(dist, n, m, load=load, rng=np.random.default_rng(seed))
+        write_tasks_csv(tasks, out_file)
+    sequential = isinstance(tasks, JobTable)
+    release, p1 = (tasks.submit, tasks.run_time) if sequential else (tasks.release, tasks.p1)
+    kind = "sequential" if sequential else f"moldable (1 to {m} processors)"
+    out.print(
+        f"wrote {out_file}: {len(p1):,} {kind} tasks, load {processor_load(release, p1):.1f}, "
+        f"Delta {p1.max() / p1.min():.3g}",
+        markup=False,
+        soft_wrap=True,
+    )
