@@ -18,6 +18,12 @@ conversion settings to the key; the keys, hence the ids, of other workloads
 are unchanged. Its jobs are those of :func:`task_jobs`, and a random window
 that holds no job is redrawn from the same generator (spec 004 A9).
 
+A max-stretch workload (``generate`` or ``moldable``, Saule, Bozdag and
+Catalyurek 2014) adds its settings to the key under ``stretch``; its instances
+take the place of windows (``window_index`` is the instance, drawn with seed
+``seed + index``; their number is not in the key, so adding instances keeps
+the ids of the first ones), and the keys of other workloads are unchanged.
+
 Windows enter the key as their bounds only, never the way they were sampled,
 so a sampling mode (``sample = "period-runs"``, spec 000-ch4-5 section 5.2)
 adds no key and the ids of the other modes are unchanged.
@@ -51,7 +57,7 @@ class RunConfig:
 
     campaign: str
     workload: str
-    trace: str
+    trace: str | None
     trace_path: str
     procs: int | None
     status: int | None
@@ -69,6 +75,7 @@ class RunConfig:
     tasks: tuple[tuple[str, object], ...] | None = None
     platform: str | None = None
     penalty: str | None = None
+    stretch: tuple[tuple[str, object], ...] | None = None
 
     def key(self) -> dict:
         """The canonical configuration the id hashes (JSON-able, no derived or local data)."""
@@ -88,6 +95,8 @@ class RunConfig:
         }
         if self.tasks is not None:
             key["tasks"] = dict(self.tasks)
+        if self.stretch is not None:  # only then, so that ids of other workloads never change
+            key["stretch"] = dict(self.stretch)
         if self.platform is not None:  # only then, so that ids of homogeneous runs never change
             key["platform"] = self.platform
             key["penalty"] = self.penalty
@@ -127,9 +136,14 @@ def expand(campaign: Campaign) -> list[RunConfig]:
     runs: list[RunConfig] = []
     where: dict[str, str] = {}
     for w_index, workload in enumerate(spec.workloads):
-        trace_path = str(campaign.resolve(workload.trace).resolve())
+        trace_path = str(campaign.resolve(workload.trace).resolve()) if workload.trace is not None else ""
         windows: list[tuple[int | None, tuple[float, float] | None, int | None, float | None]]
-        if workload.windows is None:
+        stretch = _stretch_settings(workload)
+        if stretch is not None:
+            settings = workload.generate or workload.moldable
+            size = workload.generate.n if workload.generate is not None else None
+            windows = [(i, None, size, None) for i in range(settings.instances)]
+        elif workload.windows is None:
             windows = [(None, workload.window, None, None)]
         else:
             sampler = workload.windows
@@ -195,6 +209,7 @@ def expand(campaign: Campaign) -> list[RunConfig]:
                             else tuple(sorted(workload.tasks.model_dump(exclude_none=True).items())),
                             platform=workload.platform,
                             penalty=workload.penalty,
+                            stretch=stretch,
                         )
                         here = f"workloads[{w_index}] x policies[{p_index}] {dict(params)}"
                         run_id = config.run_id
@@ -203,6 +218,16 @@ def expand(campaign: Campaign) -> list[RunConfig]:
                         where[run_id] = here
                         runs.append(config)
     return runs
+
+
+def _stretch_settings(workload) -> tuple[tuple[str, object], ...] | None:
+    """A max-stretch workload's settings (``source`` = generate or moldable, then its keys but ``instances``:
+    instance i is the same whatever their number), or None."""
+    for source in ("generate", "moldable"):
+        settings = getattr(workload, source)
+        if settings is not None:
+            return (("source", source), *sorted(settings.model_dump(exclude={"instances"}).items()))
+    return None
 
 
 def task_jobs(path: str, *, procs: int | None = None, window: tuple[float, float] | None = None):

@@ -14,6 +14,9 @@ the campaign goes on.
 A run of a tasks workload (seed 004) converts its window's jobs to sequential
 tasks (:func:`task_instance`) and stores, besides the usual metrics, the
 columns of :data:`schedlab.campaign.store.TASK_COLUMNS` (:func:`task_metrics`).
+A run of a max-stretch workload (``generate`` or ``moldable``) draws its
+instance (:func:`stretch_instance`) and stores the columns of
+:data:`schedlab.campaign.store.STRETCH_COLUMNS`.
 """
 
 from __future__ import annotations
@@ -28,7 +31,7 @@ from dataclasses import dataclass, field, replace
 
 from schedlab.campaign.expand import RunConfig, expand
 from schedlab.campaign.spec import Campaign, metric_names
-from schedlab.campaign.store import TOPOLOGY_COLUMNS, Store
+from schedlab.campaign.store import STRETCH_COLUMNS, TOPOLOGY_COLUMNS, Store
 from schedlab.errors import InputError
 
 __all__ = [
@@ -38,6 +41,7 @@ __all__ = [
     "pending_runs",
     "run_campaign",
     "run_spec_files",
+    "stretch_instance",
     "task_instance",
     "task_metrics",
 ]
@@ -80,7 +84,10 @@ def execute(config: RunConfig) -> dict:
         row.update(platform=config.platform, penalty=config.penalty)
     params, tasks = dict(config.params), None
     try:
-        if config.tasks is None:
+        if config.stretch is not None:
+            instance, report = stretch_instance(config), None
+            row["stretch_seed"] = _stretch_seed(config)
+        elif config.tasks is None:
             instance, report = _load(config)
         else:
             tasks, report = task_instance(config)
@@ -96,6 +103,7 @@ def execute(config: RunConfig) -> dict:
             check=config.validate,
             report=report,
             penalty=config.penalty,
+            stretch=config.stretch is not None,
         )
     except Exception as error:
         row.update(state="failed", error=f"{type(error).__name__}: {error}")
@@ -104,6 +112,8 @@ def execute(config: RunConfig) -> dict:
         row.update({name: result.metrics.get(name) for name in metric_names()})
         if tasks is not None:
             row.update(task_metrics(tasks, result.schedule, tau=config.tau))
+        if config.stretch is not None:
+            row.update({name: result.metrics.get(name) for name, _ in STRETCH_COLUMNS if name in result.metrics})
         if config.platform is not None:
             row.update(
                 {name: result.metrics.get(name) for name, _ in TOPOLOGY_COLUMNS if name not in ("platform", "penalty")}
@@ -140,6 +150,43 @@ def task_instance(config: RunConfig):
         m = int(options["m_inst"])
         tasks = replace(tasks, n_procs=m, load=tasks.load * tasks.n_procs / m)
     return replace(tasks, window=config.window), report
+
+
+def _stretch_seed(config: RunConfig) -> int:
+    return int(dict(config.stretch)["seed"]) + int(config.window_index or 0)
+
+
+def stretch_instance(config: RunConfig):
+    """The instance of a max-stretch run: instance ``window_index`` of its workload, drawn with seed
+    ``seed + window_index``, equal to what ``schedlab tasks generate --seed`` or ``schedlab moldable simulate
+    --seed`` give with that seed (tested).
+
+    Source: Saule, Bozdag and Catalyurek (2014), sections 4.1 (uniform tasks) and 7 (logs as moldable tasks,
+    the SSM-like approximation).
+    """
+    stamp = os.stat(config.trace_path).st_mtime_ns if config.trace_path else 0
+    return _stretch_instance(config.stretch, config.trace_path, _stretch_seed(config), stamp)
+
+
+@functools.lru_cache(maxsize=2)
+def _stretch_instance(stretch: tuple, trace_path: str, seed: int, _mtime_ns: int):
+    """One drawn instance, kept for the next runs of this process (the policies of one instance run in a row)."""
+    import numpy as np
+
+    from schedlab.platform.homogeneous import Machine
+    from schedlab.runner import load_moldable, moldable_instance
+    from schedlab.schedule import Instance
+    from schedlab.workload.jobs import JobTable
+    from schedlab.workload.stretch_generators import generate_tasks
+
+    settings = dict(stretch)
+    if settings["source"] == "moldable":
+        return load_moldable(
+            trace_path, m=settings["m"], first=settings["first"], seed=seed, speedup=settings["speedup"]
+        )
+    m = settings["m"]
+    tasks = generate_tasks(settings["dist"], settings["n"], m, load=settings["load"], rng=np.random.default_rng(seed))
+    return Instance(tasks, Machine(m)) if isinstance(tasks, JobTable) else moldable_instance(tasks, m)
 
 
 def _clamp_dedicated(config: RunConfig, params: dict, m_inst: int, row: dict) -> dict:

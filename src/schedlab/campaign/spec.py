@@ -26,6 +26,18 @@ Example (the whole format; see ``campaigns/easy-vs-conservative.toml``)::
     [[policies]]
     name = "easy"
     params = { order = ["fcfs", "sjf"] }   # a list is a grid axis
+
+Independent tasks of the max-stretch study (Saule, Bozdag and Catalyurek 2014) are generated
+(``generate``, no trace) or made from a log's jobs (``moldable``); each draws ``instances`` instances::
+
+    [[workloads]]
+    name = "uniform-d20-l280"
+    generate = { dist = "uniform:1,20", n = 20000, m = 300, load = 280, instances = 3, seed = 0 }
+
+    [[workloads]]
+    name = "SDSC-Par"
+    trace = "../../shared/traces/SDSC-Par-1996-3.1-cln.swf.gz"
+    moldable = { first = 8000, m = 512, speedup = "downey", instances = 20, seed = 0 }
 """
 
 from __future__ import annotations
@@ -45,6 +57,8 @@ from schedlab.errors import InputError
 __all__ = [
     "Campaign",
     "CampaignSpec",
+    "GenerateSpec",
+    "MoldableSpec",
     "PolicySpec",
     "TaskSpec",
     "WindowSpec",
@@ -119,10 +133,54 @@ class TaskSpec(_Model):
     m_inst: Annotated[int, Field(ge=1)] | None = None
 
 
-class WorkloadSpec(_Model):
-    """A trace file, its filters (as ``schedlab simulate``) and optionally its windows and task conversion."""
+class GenerateSpec(_Model):
+    """Generated independent tasks (Saule, Bozdag and Catalyurek 2014, sections 4.1 and 7), no trace.
 
-    trace: str
+    ``dist``: ``uniform:A,B`` (sequential tasks, p ~ U[A, B]) or ``ssm-like`` (moldable tasks over 1..m
+    processors, an approximation of the paper's short-sequence-mapping workload); releases by exponential
+    inter-arrival times whose rate gives the expected ``load``; ``m`` processors. Instance i is drawn with
+    ``numpy.random.default_rng(seed + i)`` (as ``schedlab tasks generate --seed``).
+    """
+
+    dist: str
+    n: Annotated[int, Field(ge=1)]
+    m: Annotated[int, Field(ge=1)]
+    load: Annotated[float, Field(gt=0)]
+    instances: Annotated[int, Field(ge=1)] = 1
+    seed: Annotated[int, Field(ge=0)] = 0
+
+    @field_validator("dist")
+    @classmethod
+    def _dist(cls, value: str) -> str:
+        from schedlab.workload.stretch_generators import parse_dist
+
+        try:
+            parse_dist(value)
+        except InputError:
+            raise ValueError("uniform:A,B with 0 < A <= B, or ssm-like") from None
+        return value
+
+
+class MoldableSpec(_Model):
+    """The trace's jobs as moldable tasks on ``m`` processors (Saule, Bozdag and Catalyurek 2014, section 7).
+
+    An SWF log's first ``first`` usable jobs with Downey speed-ups, instance i drawn with
+    ``numpy.random.default_rng(seed + i)`` (as ``schedlab moldable simulate --seed``); a tasks CSV gives
+    its own run times (one instance).
+    """
+
+    m: Annotated[int, Field(ge=1)] = 512
+    first: Annotated[int, Field(ge=1)] = 8000
+    speedup: Literal["downey"] = "downey"
+    instances: Annotated[int, Field(ge=1)] = 1
+    seed: Annotated[int, Field(ge=0)] = 0
+
+
+class WorkloadSpec(_Model):
+    """A trace file, its filters (as ``schedlab simulate``) and optionally its windows and task conversion;
+    or independent tasks of the max-stretch study (``generate``, no trace; ``moldable``)."""
+
+    trace: str | None = None
     name: str | None = None
     procs: Annotated[int, Field(ge=1)] | None = None
     status: int | None = None
@@ -131,6 +189,8 @@ class WorkloadSpec(_Model):
     tasks: TaskSpec | None = None
     platform: str | None = None  # fat tree, as ``simulate --platform`` (e.g. "fat-tree:1,2,8,240")
     penalty: str | None = None  # run-time penalty on that platform, as ``simulate --penalty`` (e.g. "quadratic:2")
+    generate: GenerateSpec | None = None
+    moldable: MoldableSpec | None = None
 
     @field_validator("window")
     @classmethod
@@ -144,6 +204,8 @@ class WorkloadSpec(_Model):
         """The workload's name in results: ``name``, else the trace file name without ``.swf[.gz]``/``.json``."""
         if self.name:
             return self.name
+        if self.trace is None:
+            return self.generate.dist if self.generate is not None else "workload"
         base = Path(self.trace).name
         for suffix in (".gz", ".swf", ".json"):
             base = base.removesuffix(suffix)
@@ -268,6 +330,10 @@ def _check(campaign: Campaign) -> None:
                 f"a name not used by workloads[{seen[label]}] (set name = ...)",
             )
         seen[label] = i
+        if _check_stretch(source, i, workload):
+            continue
+        if workload.trace is None:
+            raise InputError(source, None, f"workloads[{i}].trace", None, "a trace file (or generate = {...})")
         if not campaign.resolve(workload.trace).is_file():
             raise InputError(
                 source,
@@ -311,6 +377,24 @@ def _check(campaign: Campaign) -> None:
                     f"a label not used by policies[{labels[policy.label]}]",
                 )
             labels[policy.label] = i
+
+
+def _check_stretch(source: str, i: int, workload: WorkloadSpec) -> bool:
+    """A max-stretch workload (``generate`` or ``moldable``) takes none of the trace options; a generated one
+    has no trace, a moldable one has one. True when the workload is one of them (and valid)."""
+    if workload.generate is None and workload.moldable is None:
+        return False
+    key = "generate" if workload.generate is not None else "moldable"
+    for name in ("procs", "status", "window", "windows", "tasks", "platform", "penalty"):
+        if getattr(workload, name) is not None:
+            raise InputError(source, None, f"workloads[{i}].{name}", None, f"nothing with {key} = {{...}}")
+    if workload.generate is not None and workload.moldable is not None:
+        raise InputError(source, None, f"workloads[{i}].moldable", None, "nothing with generate = {...}")
+    if workload.generate is not None and workload.trace is not None:
+        raise InputError(source, None, f"workloads[{i}].trace", repr(workload.trace), "no trace with generate")
+    if workload.moldable is not None and workload.trace is None:
+        raise InputError(source, None, f"workloads[{i}].trace", None, "an SWF log or a tasks CSV with moldable")
+    return workload.generate is not None
 
 
 def _check_windows(source: str, i: int, windows: WindowSpec) -> None:

@@ -13,7 +13,8 @@ for each policy parameter, as text), ``state`` (``done`` or ``failed``) and
 ``error``, every metric of :func:`schedlab.metrics.aggregate`, the timing
 columns (:data:`TIMING_COLUMNS`, wall-clock seconds: kept out of equality
 comparisons) and ``schedlab_version``. Runs of tasks workloads (seed 004) also
-have the :data:`TASK_COLUMNS`, after the metrics.
+have the :data:`TASK_COLUMNS`, after the metrics; runs of max-stretch workloads
+the :data:`STRETCH_COLUMNS`.
 """
 
 from __future__ import annotations
@@ -26,9 +27,11 @@ import pyarrow.parquet as pq
 
 from schedlab.campaign.spec import metric_names
 from schedlab.errors import InputError
+from schedlab.metrics import FAIRNESS_BINS
 
 __all__ = [
     "CONFIG_COLUMNS",
+    "STRETCH_COLUMNS",
     "TASK_COLUMNS",
     "TIMING_COLUMNS",
     "TOPOLOGY_COLUMNS",
@@ -107,9 +110,25 @@ TOPOLOGY_COLUMNS: tuple[tuple[str, pa.DataType], ...] = (
 :func:`schedlab.metrics.topology_metrics` (seed 000 ch.4-5)."""
 
 
-def row_schema(param_keys=(), *, tasks: bool = False, topology: bool = False) -> pa.Schema:
+STRETCH_COLUMNS: tuple[tuple[str, pa.DataType], ...] = (
+    ("stretch_seed", pa.int64()),
+    ("max_stretch", pa.float64()),
+    ("mean_stretch", pa.float64()),
+    ("max_flow", pa.float64()),
+    ("mean_flow", pa.float64()),
+    ("load", pa.float64()),
+    ("delta", pa.float64()),
+    *((f"fairness_{size}_{what}", pa.int64()) for size, _ in FAIRNESS_BINS for what in ("tasks", "above_1")),
+)
+"""Columns of max-stretch runs (a ``generate`` or ``moldable`` workload; :func:`schedlab.metrics.stretch_metrics`,
+Saule, Bozdag and Catalyurek 2014): the instance's seed, stretch relative to the one-processor time and flow (max,
+mean), load, Delta, and per size class of the one-processor time the number of tasks and of those with stretch > 1."""
+
+
+def row_schema(param_keys=(), *, tasks: bool = False, topology: bool = False, stretch: bool = False) -> pa.Schema:
     """The Arrow schema of one row: configuration, ``param_<key>`` columns, metrics, task columns
-    (with ``tasks``), topology columns (with ``topology``), timings, version."""
+    (with ``tasks``), topology columns (with ``topology``), max-stretch columns (with ``stretch``), timings,
+    version."""
     fields = [pa.field(name, kind) for name, kind in CONFIG_COLUMNS]
     fields += [pa.field(f"param_{key}", pa.string()) for key in sorted(param_keys)]
     fields += [pa.field(name, pa.int64() if name.startswith("n_") else pa.float64()) for name in metric_names()]
@@ -117,6 +136,8 @@ def row_schema(param_keys=(), *, tasks: bool = False, topology: bool = False) ->
         fields += [pa.field(name, kind) for name, kind in TASK_COLUMNS]
     if topology:
         fields += [pa.field(name, kind) for name, kind in TOPOLOGY_COLUMNS]
+    if stretch:
+        fields += [pa.field(name, kind) for name, kind in STRETCH_COLUMNS]
     fields += [pa.field(name, pa.float64()) for name in TIMING_COLUMNS]
     fields.append(pa.field("schedlab_version", pa.string()))
     return pa.schema(fields)
@@ -153,7 +174,12 @@ class Store:
     def write(self, row: dict) -> Path:
         """Write one run's row atomically (temporary file + ``os.replace``) and return its path."""
         params = [key.removeprefix("param_") for key in row if key.startswith("param_")]
-        schema = row_schema(params, tasks=any(name in row for name, _ in TASK_COLUMNS), topology="platform" in row)
+        schema = row_schema(
+            params,
+            tasks=any(name in row for name, _ in TASK_COLUMNS),
+            topology="platform" in row,
+            stretch="stretch_seed" in row,
+        )
         table = pa.Table.from_pylist([{name: row.get(name) for name in schema.names}], schema=schema)
         self.runs_dir.mkdir(parents=True, exist_ok=True)
         target = self.runs_dir / f"{row['run_id']}.parquet"

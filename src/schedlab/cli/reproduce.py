@@ -20,6 +20,12 @@ runs seed 004's experiment through the campaign runner
 (:mod:`schedlab.experiments.redirections`): campaigns, store, Table I, metrics,
 figures, the six claims checked, ``summary.md`` and ``summary.html``.
 
+``schedlab reproduce stretch --out report/stretch [--quick] [--instances N] [--full-grid]``
+runs the maximum-stretch experiments of Saule, Bozdag and Catalyurek (2014)
+through the campaign runner (:mod:`schedlab.experiments.stretch`): sequential
+tasks with reservation, the two logs as moldable tasks, the SSM-like workload,
+Fig. 1(b) recomputed, figures, the claims checked, ``summary.md`` and ``summary.html``.
+
 ``schedlab reproduce locality-ch5 --out report/locality-ch5 [--quick] [--forced/--no-forced]``
 runs seed 000's chapter 5 experiment through the campaign runner
 (:mod:`schedlab.experiments.locality_ch5`): fat-tree campaigns, store, metrics
@@ -426,3 +432,43 @@ def locality_ch4(
         files = write_report(out_dir, frame, plan, wall=perf_counter() - began)
     out.print((out_dir / "summary.md").read_text(encoding="utf-8"), markup=False)
     out.print(f"wrote {', '.join(str(f) for f in files)}", markup=False, soft_wrap=True)
+
+
+@reproduce_app.command("stretch")
+def stretch(
+    out_dir: Annotated[
+        Path, typer.Option("--out", "-o", help="Directory for campaigns, store, tables, figures and claims.")
+    ],
+    quick: Annotated[
+        bool, typer.Option(help="Small instances of every part (2,000 tasks on 30 processors, 1,000 log jobs...).")
+    ] = False,
+    jobs: Annotated[int, typer.Option(help="Worker processes (results do not depend on it).")] = 1,
+    seed: Annotated[int, typer.Option(help="Master seed of the generated instances and of the Downey draws.")] = 0,
+    traces: Annotated[Path, typer.Option("--traces", help="Folder holding the PWA traces.")] = Path("../shared/traces"),
+    instances: Annotated[
+        int | None,
+        typer.Option(help="Instances per sequential (Delta, load) and per SSM load range (default 2 and 3)."),
+    ] = None,
+    full_grid: Annotated[
+        bool, typer.Option(help="The paper's whole (X, T) reservation grid (7 x 10 and 7 x 9 points, not 4 x 4).")
+    ] = False,
+    force: Annotated[bool, typer.Option(help="Write into a non-empty --out (its stored runs are reused).")] = False,
+    quiet: Annotated[bool, typer.Option(help="No progress on stderr.")] = False,
+) -> None:
+    """Saule, Bozdag and Catalyurek (2014), sections 4 and 7: FCFS and DASEDF on sequential tasks with the
+    (X, T) reservation, DBOS, Iterative and a SCOJO-P-like approximation on the SDSC Par 96 and OSC logs as
+    moldable tasks and on an SSM-like workload; Fig. 1(b) beside the paper's values and every claim checked."""
+
+    with one_line_errors():
+        from schedlab.experiments.stretch import plan, reproduce
+
+        _check_campaign_options(out_dir, force, jobs, ("--instances", instances))
+        chosen = plan(traces, quick=quick, seed=seed, instances=instances, full_grid=full_grid)
+        summary = reproduce(out_dir, chosen, jobs=jobs, progress=_run_counter(quiet))
+    if not quiet:
+        verdicts = list(summary["claims"].values())
+        counts = ", ".join(f"{v} {verdicts.count(v)}" for v in dict.fromkeys(verdicts))
+        typer.echo(
+            f"{summary['runs']} runs ({summary['failed']} not done) in {summary['wall_seconds']:.1f} s; "
+            f"claims: {counts}; wrote {out_dir}"
+        )
