@@ -23,7 +23,14 @@ __all__ = ["DasedfPlanner", "FcfsPlanner", "dasedf_stretch", "predicted_stretch"
 
 
 def dasedf_stretch(
-    now: float, avail: np.ndarray, release: np.ndarray, p: np.ndarray, *, eps: float = 1e-3, validity: str = "exact"
+    now: float,
+    avail: np.ndarray,
+    release: np.ndarray,
+    p: np.ndarray,
+    *,
+    eps: float = 1e-3,
+    validity: str = "exact",
+    hint: float | None = None,
 ) -> float:
     """DASEDF's target stretch: the smallest S found valid by binary search.
 
@@ -43,6 +50,8 @@ def dasedf_stretch(
         Pending tasks, in (release, id) order.
     eps : float
         Relative precision of the search.
+    hint : float, optional
+        Where S probably is (the previous decision's), see :func:`~schedlab.policies.stretch.search.smallest_valid`.
     validity : {"exact", "paper"}
         ``exact``: EDF(S) meets every deadline; ``paper``: the necessary
         condition of Lemma 3.2, ``d_i >= now + (sum_q (a_q - now) + sum_{i' <= i} p_i') / m``.
@@ -69,7 +78,7 @@ def dasedf_stretch(
         def valid(s: float) -> bool:
             return paper_test(avail, now, release, p, s)
 
-    return smallest_valid(lower, upper, valid, eps=eps)
+    return smallest_valid(lower, upper, valid, eps=eps, hint=hint)
 
 
 def predicted_stretch(avail: np.ndarray, order: np.ndarray, release: np.ndarray, p: np.ndarray) -> float:
@@ -83,8 +92,11 @@ class FcfsPlanner:
 
     name = "fcfs"
 
-    def order(self, now: float, avail: np.ndarray, release: np.ndarray, p: np.ndarray) -> np.ndarray:
-        return np.arange(release.shape[0])
+    def order(
+        self, now: float, avail: np.ndarray, release: np.ndarray, p: np.ndarray, hint: float | None = None
+    ) -> tuple[np.ndarray, float]:
+        """(the plan's order, nan): FCFS has no target stretch."""
+        return np.arange(release.shape[0]), float("nan")
 
 
 @dataclass(frozen=True)
@@ -103,6 +115,9 @@ class DasedfPlanner:
         if not 0 < self.eps < 1:
             raise InputError("policy", field="dasedf eps", value=self.eps, expected="0 < eps < 1")
 
-    def order(self, now: float, avail: np.ndarray, release: np.ndarray, p: np.ndarray) -> np.ndarray:
-        s = dasedf_stretch(now, avail, release, p, eps=self.eps, validity=self.validity)
-        return edf_order(release, p, s)
+    def order(
+        self, now: float, avail: np.ndarray, release: np.ndarray, p: np.ndarray, hint: float | None = None
+    ) -> tuple[np.ndarray, float]:
+        """(EDF order at the target stretch S, S); ``hint``: the part's previous S, to start the search there."""
+        s = dasedf_stretch(now, avail, release, p, eps=self.eps, validity=self.validity, hint=hint)
+        return edf_order(release, p, s), s

@@ -52,13 +52,14 @@ RESERVATION = {
 class _Part:
     """Processors ``lo .. hi - 1``: their idle ids, the end of the task each runs, the pending rows."""
 
-    __slots__ = ("lo", "idle", "end", "pending")
+    __slots__ = ("lo", "idle", "end", "pending", "hint")
 
     def __init__(self, lo: int, hi: int) -> None:
         self.lo = lo
         self.idle = list(range(lo, hi))  # a sorted list is a heap
         self.end = np.zeros(hi - lo)
         self.pending: list[int] = []
+        self.hint: float | None = None  # the target stretch of the part's last plan, where the next search starts
 
     def avail(self, now: float) -> np.ndarray:
         return np.maximum(self.end, now)
@@ -115,7 +116,8 @@ class _PartedPolicy:
             part.pending = []
         else:
             rows = np.asarray(pending)
-            order = self.planner.order(now, part.avail(now), self.release[rows], self.p[rows])
+            order, s = self.planner.order(now, part.avail(now), self.release[rows], self.p[rows], part.hint)
+            part.hint = s if math.isfinite(s) else None
             picked = order[: len(idle)]
             chosen = rows[picked].tolist()
             keep = np.ones(len(pending), dtype=bool)
@@ -132,7 +134,7 @@ class _PartedPolicy:
         rows = np.asarray(part.pending + [row])
         release, p = self.release[rows], self.p[rows]
         avail = part.avail(now)
-        order = self.planner.order(now, avail, release, p)
+        order, _ = self.planner.order(now, avail, release, p, part.hint)
         return predicted_stretch(avail, order, release, p)
 
 
@@ -178,7 +180,8 @@ class DASEDF(_Reserving):
     Guarantee: per re-plan, maximum stretch below S + 1 - 1/m, or no schedule
     of maximum stretch S exists (Theorem 3.3, tested with ``validity="paper"``);
     no global ratio better than Delta.
-    Cost: a binary search of O(n log n) tests per event with a queue.
+    Cost: a binary search of O(n log n) tests per event with a queue, started at the previous S (about 5 tests
+    when S moves little, 14 or so otherwise).
 
     Parameters
     ----------
