@@ -257,3 +257,21 @@ def test_fairness_histogram_by_hand():
     assert [got[f"fairness_{b}_tasks"] for b in ("seconds", "minutes", "hours", "days", "weeks")] == [2, 1, 1, 1, 1]
     assert fairness_shares(got) == {"seconds": 50.0, "minutes": 0.0, "hours": 100.0, "days": 0.0, "weeks": 100.0}
     assert got["delta"] == 1e5 and got["load"] is None  # every task released at 0: no span
+
+
+def test_a_task_that_never_waits_is_not_above_one():
+    """Started at their releases 0.1 and 1e6 + 0.1 with p = 0.3 and 3.3, two tasks end at r + p, whose stretches
+    round to 1.0000000000000002 and 1.000000000014111: not counted above 1; a third that waits 1e-6 s is."""
+    submit = [0.1, 1e6 + 0.1, 0.3]
+    p = [0.3, 3.3, 0.7]
+    start = np.array([0.1, 1e6 + 0.1, 0.3 + 1e-6])
+    jobs = JobTable.from_arrays(submit=submit, run_time=p, procs=[1, 1, 1])
+    schedule = Schedule(
+        start=start,
+        end=start + np.array(p),
+        status=np.full(3, JobStatus.COMPLETED, dtype=np.int8),
+        alloc=[((i, i + 1),) for i in range(3)],
+    )
+    assert ((schedule.end - jobs.submit) / jobs.run_time)[:2].tolist() == [1.0000000000000002, 1.000000000014111]
+    got = stretch_metrics(Instance(jobs, Machine(3)), schedule)
+    assert got["fairness_seconds_tasks"] == 3 and got["fairness_seconds_above_1"] == 1

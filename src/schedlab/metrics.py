@@ -31,6 +31,7 @@ from schedlab.schedule import Instance, JobStatus, Schedule
 __all__ = [
     "AGGREGATED",
     "FAIRNESS_BINS",
+    "STRETCH_TOLERANCE",
     "aggregate",
     "allocation_sizes",
     "fairness_shares",
@@ -318,6 +319,12 @@ FAIRNESS_BINS = (("seconds", 60.0), ("minutes", 3600.0), ("hours", 86400.0), ("d
 beyond (upper bounds in seconds; Saule, Bozdag and Catalyurek 2014, section 7.1)."""
 
 
+STRETCH_TOLERANCE = 1e-9
+"""A task's stretch counts as above 1 when its flow exceeds p_{i,1} by more than ``STRETCH_TOLERANCE * max(1,
+|C_i|)`` seconds: a task started at its release on one processor ends at ``r + p`` in floating point, whose
+stretch ``(r + p - r) / p`` may round above 1 (by 4e-9 for r = 3e7 s, p = 1 s)."""
+
+
 def processor_load(release: np.ndarray, work: np.ndarray) -> float:
     """``sum_i p_i / (max_i r_i - min_i r_i)``: how many processors the work keeps busy over the release span.
 
@@ -335,7 +342,8 @@ def stretch_metrics(instance: Instance, schedule: Schedule) -> dict[str, float |
     (section 2.1; for moldable tasks relative to the one-processor time, section 5, so it may be below 1),
     flow ``C_i - r_i``, load (section 4.1, :func:`processor_load`), ``Delta = max p_{i,1} / min p_{i,1}``,
     and the fairness histogram of section 7.1 (per size class of :data:`FAIRNESS_BINS`, the number of
-    tasks and of tasks with a stretch above 1; :func:`fairness_shares` turns them into percentages).
+    tasks and of tasks with a stretch above 1, up to :data:`STRETCH_TOLERANCE`; :func:`fairness_shares` turns
+    them into percentages).
     Cost: O(n).
 
     ``p_{i,1}`` is the job table's ``run_time``: the processing time of a sequential task, the
@@ -363,11 +371,13 @@ def stretch_metrics(instance: Instance, schedule: Schedule) -> dict[str, float |
         "delta": float(np.max(p1) / np.min(p1)) if len(jobs) else None,
     }
     size = p1[started]
+    end = np.asarray(schedule.end, dtype=np.float64)[started]
+    above = flow - size > STRETCH_TOLERANCE * np.maximum(1.0, np.abs(end))
     low = 0.0
     for name, high in FAIRNESS_BINS:
         inside = (size >= low) & (size < high)
         out[f"fairness_{name}_tasks"] = int(np.count_nonzero(inside))
-        out[f"fairness_{name}_above_1"] = int(np.count_nonzero(stretch[inside] > 1.0))
+        out[f"fairness_{name}_above_1"] = int(np.count_nonzero(above[inside]))
         low = high
     for key, value in out.items():
         if isinstance(value, float) and not math.isfinite(value):
