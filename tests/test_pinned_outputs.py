@@ -184,6 +184,66 @@ def test_task_policies_on_a_curie_window(tmp_path, traces_dir, policy):
     assert tasks_simulated(tmp_path, traces_dir / CURIE, policy, "7d") == PINNED_TASKS["Curie", policy]
 
 
+STRETCH_POLICIES = ("fcfs-stretch", "dasedf", "split")
+MOLDABLE_POLICIES = ("dbos", "iterative", "improved-iterative", "scojo-like", "fcfs-sequential")
+PINNED_STRETCH = {
+    "tasks.csv": "0be98c10eea54f5b",
+    "fcfs-stretch": ("6567fb426aab14c5", "996de7e9cc673b0e"),
+    "dasedf": ("689c5d3910acb001", "e74c3919c5fa79bd"),
+    "split": ("9ffeaaa523a36870", "a041d3ce59ee8e59"),
+    "dbos": ("5812ea06884a74a6", "df3b1fa863c809a8"),
+    "iterative": ("a75e841054832398", "64ef0ac9c51fe852"),
+    "improved-iterative": ("a75e841054832398", "29d70a9a6c22fa91"),
+    "scojo-like": ("781473ea9bba031a", "aa4e9522e68a230d"),
+    "fcfs-sequential": ("6823c5993d6fdc30", "b32758c9d7205635"),
+}
+
+
+@pytest.fixture(scope="module")
+def generated_tasks(tmp_path_factory) -> Path:
+    path = tmp_path_factory.mktemp("stretch") / "tasks.csv"
+    invoke(
+        "tasks", "generate", "--n", 3000, "--m", 60, "--dist", "uniform:1,100", "--load", 59, "--seed", 1, "--out", path
+    )
+    return path
+
+
+def test_generated_tasks(generated_tasks):
+    assert digest(generated_tasks.read_bytes()) == PINNED_STRETCH["tasks.csv"]
+
+
+@pytest.mark.parametrize("policy", STRETCH_POLICIES)
+def test_max_stretch_policies_on_generated_tasks(tmp_path, generated_tasks, policy):
+    """Saule, Bozdag and Catalyurek (2014): 3,000 uniform tasks (Delta 100) at load 59 on 60 processors."""
+    out = tmp_path / "run"
+    invoke("tasks", "simulate", generated_tasks, "--m", 60, "--policy", policy, "--out", out, "--json")
+    assert (digest((out / "jobs.csv").read_bytes()), metrics_digest(out / "metrics.json")) == PINNED_STRETCH[policy]
+
+
+@pytest.mark.parametrize("policy", MOLDABLE_POLICIES)
+def test_moldable_policies_on_sdsc_par(tmp_path, traces_dir, policy):
+    """The first 1,000 jobs of SDSC Par 96 as moldable tasks (Downey draws, seed 3) on 512 processors."""
+    out = tmp_path / "run"
+    trace = traces_dir / "SDSC-Par-1996-3.1-cln.swf.gz"
+    invoke(
+        "moldable",
+        "simulate",
+        trace,
+        "--first",
+        1000,
+        "--m",
+        512,
+        "--seed",
+        3,
+        "--policy",
+        policy,
+        "--out",
+        out,
+        "--json",
+    )
+    assert (digest((out / "jobs.csv").read_bytes()), metrics_digest(out / "metrics.json")) == PINNED_STRETCH[policy]
+
+
 HYBRID_ALGOS = (
     "approx32,approx32-mk,approx2,da2,dual2,dada,heft,lpt-seq,spt-seq,ratio-seq,lpt-par,spt-par,"
     "ratio-par,eft,equal,proportional,self-scheduling,cpu-only,gpu-only"
@@ -217,6 +277,11 @@ PINNED_REPRODUCTIONS = {
     ("locality-ch4", "summary.csv"): "a525769b3c5febd4",
     ("hybrid", "runs.csv"): "b4b3108e226f9a83",
     ("hybrid", "steps.csv"): "abd848c1b884ca5d",
+    ("stretch", "runs-sequential.csv"): "8df5ab854cb7a06a",
+    ("stretch", "runs-reservation.csv"): "b6105ae29bafbc58",
+    ("stretch", "runs-logs.csv"): "57a90bd1e0826923",
+    ("stretch", "runs-ssm.csv"): "da6ebec3e4c38c02",
+    ("stretch", "fig1b.csv"): "7d0245750691a3bd",
 }
 
 
@@ -227,7 +292,7 @@ def reproduced(tmp_path: Path, traces_dir: Path, name: str) -> dict[str, str]:
     return {file: table_digest(out / file) for (what, file) in PINNED_REPRODUCTIONS if what == name}
 
 
-@pytest.mark.parametrize("name", ["redirections", "locality-ch5"])
+@pytest.mark.parametrize("name", ["redirections", "locality-ch5", pytest.param("stretch", marks=pytest.mark.slow)])
 def test_quick_campaign_reproductions(tmp_path, traces_dir, name):
     expected = {file: value for (what, file), value in PINNED_REPRODUCTIONS.items() if what == name}
     assert reproduced(tmp_path, traces_dir, name) == expected
