@@ -580,7 +580,6 @@ def _reservation_claims(res: pd.DataFrame, plan_: Plan) -> list[Claim]:
             continue
         best = best.assign(
             delta=best["workload"].map(lambda w: _delta_load(w)[0]),
-            target=best["workload"].map(lambda w: _delta_load(w)[1]),
         )
         best = best[best["load"] > threshold * plan_.scale]
         evidence, scores = [], []
