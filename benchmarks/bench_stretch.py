@@ -27,6 +27,7 @@ SEQUENTIAL = {  # name: (Delta, load)
     "delta20-load280": (20.0, 280.0),
     "delta100-load300": (100.0, 300.0),
     "delta100-load310": (100.0, 310.0),
+    "delta5-load310": (5.0, 310.0),
 }
 SEQUENTIAL_POLICIES = ("fcfs-stretch", "dasedf", "dasedf-paper")
 MOLDABLE_POLICIES = ("dbos-1.5", "dbos-1", "fcfs-sequential", "scojo-like", "iterative", "improved-iterative")
