@@ -134,7 +134,7 @@ name = "easy"
         ),
         (
             BASE.replace('"easy"', '"easyy"'),
-            r"policies\[0\]\.name = 'easyy', expected one of conservative, easy, fcfs(, |$)",
+            r"policies\[0\]\.name = 'easyy', expected one of conservative, dasedf, dbos, easy, fcfs(, |$)",
         ),
         (BASE + "params = { depth = 2 }\n", r"policies\[0\]\.params = \{depth = 2\}, expected one of (\w+, )*order"),
         (

@@ -78,7 +78,7 @@ def test_same_run_twice_gives_byte_identical_files(tmp_path, data_dir):
         (["simulate", "{data}/bad_field.swf"], r"bad_field.swf:3: field 8"),
         (
             ["simulate", "{data}/tiny.swf", "--policy", "nope"],
-            r"policy = nope, expected one of conservative, easy, fcfs",
+            r"policy = nope, expected one of conservative, dasedf, dbos, easy, fcfs",
         ),
         (["simulate", "{data}/tiny.swf", "--param", "depth=2"], r"depth"),
         (["simulate", "{data}/tiny.swf", "--param", "order"], r"expected key=value"),
