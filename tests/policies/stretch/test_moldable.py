@@ -64,7 +64,10 @@ def test_step_speedup_takes_four():
 
 def test_profile_backfilling():
     """Spec case 5: m = 2, one processor busy until 10. X (5 on 1 or 2 processors), D = 5: one processor at 0.
-    A later task that misses on one processor (8 from 5 ends at 13 > D = 12) takes both from 10."""
+
+    The spec's "later task needing 2 processors" is made moldable here, since MoldableEDF chooses counts: a task
+    (8 on 1 processor, 2 on 2) whose deadline 12 (S = 1.5) one processor misses (free at 5, ends at 13) takes
+    both processors, which are free together only from 10, and ends at 12."""
     tasks = table([5, 5], [8, 2], release=[0, 0])
     running = (np.array([10.0]), np.array([1]))
     ok, start, count = moldable_edf(0.0, 2, *running, np.array([0]), tasks.release, tasks.times, 1.0)
