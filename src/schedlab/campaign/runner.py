@@ -76,12 +76,16 @@ def execute(config: RunConfig) -> dict:
     began = time.perf_counter()
     row = _config_row(config)
     row["schedlab_version"] = __version__
+    if config.generate is not None:
+        return _execute_offline(config, row, began)
     if config.platform is not None:
         row.update(platform=config.platform, penalty=config.penalty)
     params, tasks = dict(config.params), None
     try:
         if config.tasks is None:
             instance, report = _load(config)
+            if config.sample is not None:
+                instance = _sampled(instance, config)
         else:
             tasks, report = task_instance(config)
             instance = tasks_instance(tasks)
@@ -110,6 +114,58 @@ def execute(config: RunConfig) -> dict:
             )
         row["simulate_seconds"] = result.seconds.get("simulate")
         row["validate_seconds"] = result.seconds.get("validate")
+    row["wall_seconds"] = time.perf_counter() - began
+    return row
+
+
+def _sampled(instance, config: RunConfig):
+    """Job sample ``config.window_index`` of the filtered trace (every release at 0)."""
+    from schedlab.schedule import Instance
+    from schedlab.workload.windows import job_sample
+
+    options = dict(config.sample or ())
+    jobs = job_sample(
+        instance.jobs,
+        int(options["jobs"]),
+        int(config.window_index or 0),
+        seed=int(options["seed"]),
+        replacement=bool(options["replacement"]),
+        block=bool(options["block"]),
+    )
+    return Instance(jobs, instance.platform)
+
+
+def _execute_offline(config: RunConfig, row: dict, began: float) -> dict:
+    """An offline algorithm on a generated instance: solve, validate, measure (the family's values too)."""
+    from schedlab.metrics import aggregate
+    from schedlab.registry import family, get
+    from schedlab.validation import validate
+
+    record = family(config.family or "")
+    row["family"] = record.name
+    measures = {name: None for name, _ in record.columns}
+    try:
+        point = {k: v for k, v in (config.generate or ()) if k != "sample"}
+        tasks = record.generate(point, config.seed)
+        common = record.common(tasks)
+        algorithm = get(config.policy, kind="offline", family=record.name)
+        solve = algorithm.build(dict(config.params))
+        row["load_seconds"] = time.perf_counter() - began
+        started = time.perf_counter()
+        schedule = solve(tasks)
+        row["simulate_seconds"] = time.perf_counter() - started
+        if config.validate:
+            started = time.perf_counter()
+            validate(common, schedule, contiguous=bool(algorithm.traits.get("contiguous", False)))
+            row["validate_seconds"] = time.perf_counter() - started
+        metrics = aggregate(common, schedule, tau=config.tau)
+        measures.update(record.measure(tasks, schedule))
+    except Exception as error:
+        row.update(state="failed", error=f"{type(error).__name__}: {error}")
+    else:
+        row.update(state="done", error=None, n_procs=common.platform.n_procs)
+        row.update({name: metrics.get(name) for name in metric_names()})
+    row.update(measures)
     row["wall_seconds"] = time.perf_counter() - began
     return row
 
@@ -237,6 +293,7 @@ def _config_row(config: RunConfig) -> dict:
         "validate": config.validate,
     }
     row.update({f"param_{key}": str(value) for key, value in config.params})
+    row.update({f"gen_{key}": str(value) for key, value in config.generate or ()})
     return row
 
 

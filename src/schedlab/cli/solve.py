@@ -98,7 +98,7 @@ def hybrid(
             validate(common, schedule, contiguous=algorithm.traits["contiguous"])
             makespan = schedule.makespan
             search = search_of(schedule)
-            searches.append((search, algorithm.traits["moldable"]))
+            searches.append((search.lower if search else None, algorithm.traits["moldable"]))
             rows.append(
                 {
                     "algorithm": name,
@@ -110,7 +110,7 @@ def hybrid(
                 }
             )
             schedules[name] = schedule
-        proven = best_lower_bound(instance, searches)
+        proven = best_lower_bound(b.lower, searches, sequential=not instance.moldable.any())
         for row in rows:
             row["best_lower_bound"] = proven
             row["ratio"] = row["makespan"] / proven if proven > 0 else None
