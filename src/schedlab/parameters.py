@@ -37,7 +37,7 @@ class Param:
     high: float | None = None
     open_low: bool = False
     open_high: bool = False
-    check: Callable[[object], object] | None = None
+    check: Callable[[Any], object] | None = None  # called with the converted value, of the parameter's type
 
     def allowed(self) -> str:
         """The allowed values in words (``one of a, b``, ``>= 1``, ``in (0, 1]``), or ``""``."""
