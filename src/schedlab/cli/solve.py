@@ -84,6 +84,7 @@ def hybrid(
             g = _parse_generate(generate)
             instance = generate_hybrid(g["n"], g["m"], g["k"], rng=np.random.default_rng(g["seed"]))
         else:
+            assert instance_path is not None  # exactly one of INSTANCE and --generate (checked above)
             instance = read_hybrid(instance_path)
         b = bounds(instance)
         common = hybrid_instance(instance)
@@ -95,7 +96,7 @@ def hybrid(
             t0 = perf_counter()
             schedule = algorithm.build()(instance)
             seconds = perf_counter() - t0
-            validate(common, schedule, contiguous=algorithm.traits["contiguous"])
+            validate(common, schedule, contiguous=bool(algorithm.traits["contiguous"]))
             makespan = schedule.makespan
             search = search_of(schedule)
             searches.append((search.lower if search else None, algorithm.traits["moldable"]))
