@@ -18,6 +18,7 @@ import inspect
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import partial
+from typing import Any
 
 from schedlab.errors import InputError
 from schedlab.offline import hybrid
@@ -209,10 +210,10 @@ class Family:
     """
 
     name: str
-    generate: Callable[[Mapping, int], object]
+    generate: Callable[[Mapping, int], Any]
     instance_seed: Callable[[int, Mapping, int], int]
-    common: Callable[[object], Instance]
-    measure: Callable[[object, Schedule], dict]
+    common: Callable[[Any], Instance]
+    measure: Callable[[Any, Schedule], dict]
     columns: tuple[tuple[str, str], ...]
 
 

@@ -146,6 +146,7 @@ def expand(campaign: Campaign) -> list[RunConfig]:
         if workload.generate is not None:
             runs += _generated_runs(campaign, w_index, workload, where)
             continue
+        assert workload.trace is not None  # checked by load_campaign: a workload has a trace or a generator
         trace_path = str(campaign.resolve(workload.trace).resolve())
         windows: list[tuple[int | None, tuple[float, float] | None, int | None, float | None]]
         sample = None
@@ -177,6 +178,7 @@ def expand(campaign: Campaign) -> list[RunConfig]:
                     "a workload with jobs left after its filters",
                 )
             if sampler.sample == "random":
+                assert sampler.count is not None  # required for random windows (checked by load_campaign)
                 rng = np.random.default_rng(spec.seed if sampler.seed is None else sampler.seed)
                 drawn = random_windows(instance.jobs, sampler.length, sampler.count, rng=rng)
                 if workload.tasks is not None:
@@ -184,6 +186,7 @@ def expand(campaign: Campaign) -> list[RunConfig]:
                         instance.jobs, drawn, sampler.length, rng, f"workloads[{w_index}]", str(campaign.path)
                     )
             elif sampler.sample == "period-runs":
+                assert sampler.count is not None  # required for period runs (checked by load_campaign)
                 rng = np.random.default_rng(spec.seed if sampler.seed is None else sampler.seed)
                 drawn = period_runs(instance.jobs, sampler.length, sampler.periods, sampler.count, rng=rng)
             else:

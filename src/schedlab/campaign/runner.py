@@ -123,7 +123,7 @@ def _sampled(instance, config: RunConfig):
     from schedlab.schedule import Instance
     from schedlab.workload.windows import job_sample
 
-    options = dict(config.sample or ())
+    options: dict = dict(config.sample or ())
     jobs = job_sample(
         instance.jobs,
         int(options["jobs"]),
@@ -185,12 +185,13 @@ def task_instance(config: RunConfig):
     from schedlab.workload.tasks import convert
     from schedlab.workload.windows import cut, shift_to_zero
 
+    assert config.trace_path is not None and config.tasks is not None  # a tasks workload reads a trace
     stat = os.stat(config.trace_path)
     whole, report = _load_task_jobs(config.trace_path, config.procs, stat.st_mtime_ns, stat.st_size)
     jobs = whole.jobs
     if config.window is not None:
         jobs = shift_to_zero(cut(jobs, config.window), origin=config.window[0])
-    options = dict(config.tasks)
+    options: dict = dict(config.tasks)
     tasks = convert(jobs, report.machine_procs, conversion=options["conversion"], rounding=options["rounding"])
     if options.get("m_inst") is not None:  # spec A18, fixed processor count: same tasks, another machine
         m = int(options["m_inst"])
@@ -204,7 +205,7 @@ def _clamp_dedicated(config: RunConfig, params: dict, m_inst: int, row: dict) ->
         return params
     wanted = int(params["dedicated"])
     used = wanted
-    if dict(config.tasks).get("clamp_dedicated", True) and wanted > m_inst - 1:
+    if dict(config.tasks or ()).get("clamp_dedicated", True) and wanted > m_inst - 1:
         if m_inst < 2:
             raise InputError(
                 "policy", message=f"m_inst = {m_inst}: no room for a dedicated pool (spec 004 A7), run skipped"
@@ -254,6 +255,7 @@ def _load(config: RunConfig):
     from schedlab.schedule import Instance
     from schedlab.workload.windows import cut
 
+    assert config.trace_path is not None  # runs of generated instances do not load traces
     stat = os.stat(config.trace_path)
     instance, report = _load_whole(
         config.trace_path, config.procs, config.status, config.platform, stat.st_mtime_ns, stat.st_size

@@ -162,7 +162,7 @@ class Store:
         """Write one run's row atomically (temporary file + ``os.replace``) and return its path."""
         params = [key.removeprefix("param_") for key in row if key.startswith("param_")]
         generated = [key.removeprefix("gen_") for key in row if key.startswith("gen_")]
-        family_columns = ()
+        family_columns: tuple[tuple[str, str], ...] = ()
         if "family" in row:
             from schedlab.registry import family
 

@@ -95,7 +95,14 @@ def hybrid(
             if values:
                 if min(values) < (1 if name == "n" else 0):
                     raise InputError(f"--{name}", field=f"--{name}", value=min(values), expected="a count >= 1")
-                grid = replace(grid, **{name: tuple(dict.fromkeys(values))})
+                sizes = tuple(dict.fromkeys(values))
+                grid = (
+                    replace(grid, n=sizes)
+                    if name == "n"
+                    else replace(grid, m=sizes)
+                    if name == "m"
+                    else replace(grid, k=sizes)
+                )
         names = None
         if algo is not None:
             names = [a.strip() for a in algo.split(",") if a.strip()]

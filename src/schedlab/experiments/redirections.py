@@ -208,7 +208,7 @@ def _policies(name: str, plan_: Plan) -> list[dict]:
     for label in LABELS:
         if label in plan_.skipped:
             continue
-        entry = {"name": _REGISTRY[label], "label": label, "params": {}}
+        entry: dict = {"name": _REGISTRY[label], "label": label, "params": {}}
         if label in info.table2:
             dedicated, value = info.table2[label]
             entry["params"] = (
@@ -427,7 +427,22 @@ def _pairs(done: pd.DataFrame, workload: str, a: str, b: str, metric: str) -> pd
     return left.merge(right, on=key, suffixes=("_a", "_b")).dropna()
 
 
-def _compare(done, workload, a, b, metric) -> tuple[int, int, float, float, int] | None:
+Comparison = tuple[int, int, float, float, int]
+"""``(windows where a < b, paired windows, median relative change, ratio of means, windows where a > b)``."""
+
+
+def _compare_all(done, workload, a, b, metrics) -> dict[str, Comparison] | None:
+    """:func:`_compare` on each metric (or pair label), None as soon as one is not measurable."""
+    out = {}
+    for metric in metrics:
+        result = _compare(done, workload, a, b, metric)
+        if result is None:
+            return None
+        out[metric] = result
+    return out
+
+
+def _compare(done, workload, a, b, metric) -> Comparison | None:
     """(windows where a < b, windows, median per-window relative change (a - b) / b, mean(a) / mean(b),
     windows where a > b); None when no window has both."""
     pairs = _pairs(done, workload, a, b, metric)
@@ -447,8 +462,8 @@ def _pct(x: float) -> str:
 
 def _lowers_all(done, workload, variant, base, evidence) -> bool | None:
     """Whether ``variant`` has a lower mean than ``base`` on each stretch metric; appends one evidence line."""
-    results = {m: _compare(done, workload, variant, base, m) for m in STRETCH}
-    if any(r is None for r in results.values()):
+    results = _compare_all(done, workload, variant, base, STRETCH)
+    if results is None:
         return None
     parts = [
         f"{m.split('_')[1]}: lower on {r[0]}/{r[1]} windows, median change {_pct(r[2])}, ratio of means {r[3]:.3f}"
@@ -466,7 +481,7 @@ def _reference(done, workload) -> str | None:
         for label in ("SRPT", "GSRPT")
         if (here["label"] == label).any()
     }
-    return min(means, key=means.get) if means else None
+    return min(means, key=lambda label: means[label]) if means else None
 
 
 def _verdict(flags: list[bool]) -> str:
@@ -525,8 +540,8 @@ def _claim2(done) -> Claim:
     ref = _reference(done, "Curie")
     if ref is None or not (done["label"] == "SPT").any() or not (done["workload"] == "Curie").any():
         return Claim(2, CLAIMS[2], "not measurable", ["needs Curie runs of SPT and SRPT or GSRPT"])
-    ratios = {m: _compare(done, "Curie", "SPT", ref, m) for m in METRICS}
-    if any(r is None for r in ratios.values()):
+    ratios = _compare_all(done, "Curie", "SPT", ref, METRICS)
+    if ratios is None:
         return Claim(2, CLAIMS[2], "not measurable", ["no Curie window with both SPT and " + ref])
     flow = max(ratios[m][3] for m in ("flow_sum", "flow_l2"))
     stretch = min(ratios[m][3] for m in ("stretch_sum", "stretch_l2"))
@@ -586,8 +601,11 @@ def _claim5(done) -> Claim:
         others = [label for label in ("GSPT", "SPT") if (here["label"] == label).any()]
         if not others:
             continue
-        ratios = {label: _compare(done, workload, "FCFS", label, "stretch_sum") for label in others}
-        best = min(ratios[label][3] for label in others)
+        compared = {label: _compare(done, workload, "FCFS", label, "stretch_sum") for label in others}
+        ratios = {label: r for label, r in compared.items() if r is not None}
+        if not ratios:
+            continue
+        best = min(r[3] for r in ratios.values())
         flags.append(best >= SIGNIFICANT)
         evidence.append(
             f"{workload}: FCFS total stretch / "
@@ -744,7 +762,7 @@ def write_report(
         frame.to_csv(out / name, index=False, float_format="%.6g")
         written.append(out / name)
     tuned = tuned_table(tuning) if tuning is not None and not tuning.empty else None
-    if tuned is not None:
+    if tuning is not None and tuned is not None:
         tuning.to_csv(out / "tuning.csv", index=False, float_format="%.6g")
         tuned.to_csv(out / "tuned.csv", index=False, float_format="%.6g")
         written += [out / "tuning.csv", out / "tuned.csv"]
