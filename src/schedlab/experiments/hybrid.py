@@ -31,6 +31,7 @@ from schedlab.experiments.common import run_campaigns, toml_value, write_campaig
 from schedlab.offline.hybrid.bounds import best_lower_bound
 from schedlab.registry import HYBRID, Algorithm, get
 from schedlab.registry import names as registry_names
+from schedlab.report.tables import html_table, markdown_table
 
 __all__ = [
     "FULL_GRID",
@@ -232,20 +233,6 @@ def _mean(values: Sequence[float]) -> float:
     return float(sum(values) / len(values)) if values else math.nan
 
 
-SUMMARY_COLUMNS = (
-    "algorithm",
-    "runs",
-    "ratio_reference",
-    "ratio_lower_bound",
-    "max_ratio_lower_bound",
-    "wins",
-    "seconds",
-    "steps",
-    "mean_sets",
-)
-"""Columns of :func:`aggregate` rows (besides the grouping keys)."""
-
-
 def aggregate(runs: Sequence[dict], by: Sequence[str] = ()) -> list[dict]:
     """Means per algorithm and per value of the ``by`` columns (e.g. ``("n",)`` or ``("n", "m", "k")``).
 
@@ -368,14 +355,7 @@ def _tables(runs) -> list[tuple[str, list[str], list[list[str]]]]:
 def _markdown(tables, header: str) -> str:
     lines = [header, ""]
     for title, head, rows in tables:
-        lines += [
-            f"## {title}",
-            "",
-            "| " + " | ".join(head) + " |",
-            "|" + "|".join(["---"] + ["---:"] * (len(head) - 1)) + "|",
-        ]
-        lines += ["| " + " | ".join(r) + " |" for r in rows]
-        lines.append("")
+        lines += [f"## {title}", "", *markdown_table(pd.DataFrame(rows, columns=head), text_columns=1), ""]
     return "\n".join(lines)
 
 
@@ -388,11 +368,7 @@ def _html(tables, header: str, figures) -> str:
     ]
     parts += [f"<p>{html.escape(line)}</p>" for line in header.splitlines() if line.strip()]
     for title, head, rows in tables:
-        parts.append(
-            f"<h2>{html.escape(title)}</h2><table><tr>" + "".join(f"<th>{html.escape(h)}</th>" for h in head) + "</tr>"
-        )
-        parts += ["<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in r) + "</tr>" for r in rows]
-        parts.append("</table>")
+        parts.append(f"<h2>{html.escape(title)}</h2>" + html_table(pd.DataFrame(rows, columns=head)))
     for name, caption in figures.items():
         parts.append(f'<h2>{html.escape(caption)}</h2><img src="{html.escape(name)}" alt="{html.escape(caption)}">')
     parts.append("</body></html>")
