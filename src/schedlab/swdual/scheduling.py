@@ -1,0 +1,130 @@
+"""Which worker runs which query: the CPU+GPU schedulers of ``schedlab.offline.hybrid`` behind one call.
+
+Source: Mendonca (2017), chapter 2, section 2.3 (DUAL2 and its bisection)
+and section 2.1 (the equal, proportional and self-scheduling strategies it is
+compared with). The algorithms themselves live in
+:mod:`schedlab.offline.hybrid`; this module is the only place the SWDUAL
+runtime touches them, so a change of their return type is a one-file edit.
+
+Workers share one id space: CPUs ``0 .. m-1``, then GPUs ``m .. m+k-1``,
+named ``cpu0 ..`` and ``gpu0 ..``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from schedlab.errors import InputError
+from schedlab.offline.hybrid import HYBRID_ALGORITHMS, HybridError, bounds
+from schedlab.platform.hybrid import HybridInstance
+from schedlab.validation_hybrid import validate_hybrid
+
+__all__ = ["DYNAMIC", "SCHEDULERS", "Plan", "make_plan", "worker_names"]
+
+SCHEDULERS = ("dual2", "da2", "equal", "proportional", "self-scheduling", "eft", "cpu-only", "gpu-only")
+"""Schedulers a search accepts (the SWDUAL set of spec section 3.7 plus DA-2)."""
+
+DYNAMIC = frozenset({"self-scheduling"})
+"""Schedulers whose workers pull the next query at run time instead of following the plan."""
+
+
+def worker_names(cpus: int, gpus: int) -> tuple[str, ...]:
+    """``("cpu0", ..., "gpu0", ...)`` in worker id order."""
+    return tuple(f"cpu{i}" for i in range(cpus)) + tuple(f"gpu{i}" for i in range(gpus))
+
+
+@dataclass(frozen=True, eq=False)
+class Plan:
+    """A validated assignment of tasks to workers with predicted times.
+
+    ``worker[j]`` is task ``j``'s worker id, ``start``/``end`` its predicted
+    interval. ``lam``, ``lower`` and ``upper`` come from a dual-approximation
+    bisection (None otherwise): the guess of the returned schedule, the largest
+    rejected guess (<= OPT) and the smallest accepted one. ``lower_bound`` is
+    ``max(area, longest task)``, valid for every scheduler.
+    """
+
+    scheduler: str
+    cpus: int
+    gpus: int
+    worker: np.ndarray
+    start: np.ndarray
+    end: np.ndarray
+    lower_bound: float
+    lam: float | None = None
+    lower: float | None = None
+    upper: float | None = None
+    steps: int = 0
+
+    @property
+    def dynamic(self) -> bool:
+        """Whether workers pull tasks at run time (self-scheduling) rather than follow :meth:`queues`."""
+        return self.scheduler in DYNAMIC
+
+    @property
+    def makespan(self) -> float:
+        return float(self.end.max()) if len(self.end) else 0.0
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return worker_names(self.cpus, self.gpus)
+
+    def queues(self) -> list[list[int]]:
+        """Per worker id, its tasks by predicted start (ties by task)."""
+        out: list[list[int]] = [[] for _ in range(self.cpus + self.gpus)]
+        for j in np.lexsort((np.arange(len(self.worker)), self.start)).tolist():
+            out[int(self.worker[j])].append(j)
+        return out
+
+    def describe(self) -> dict:
+        """JSON-ready summary: scheduler, predicted makespan, λ and bounds."""
+        return {"scheduler": self.scheduler, "predicted_makespan": self.makespan, "lambda": self.lam,
+                "lambda_lower": self.lower, "lambda_upper": self.upper, "lower_bound": self.lower_bound,
+                "bisection_steps": self.steps}
+
+
+def make_plan(cpu_time, gpu_time, *, cpus: int, gpus: int, scheduler: str = "dual2") -> Plan:
+    """Schedule independent tasks with CPU times ``cpu_time`` and GPU times ``gpu_time`` on ``cpus + gpus`` workers.
+
+    Source: section 2.3 of Mendonca (2017) for ``dual2``; the baselines as in
+    :mod:`schedlab.offline.hybrid.baselines`.
+    Guarantee: the schedule passes the independent hybrid validator; ``dual2``
+    and ``da2`` are within ``2 (1 + 0.001)`` of the optimum for these times.
+    Cost: that of the scheduler (O(n log n) per bisection step for dual2).
+
+    Parameters
+    ----------
+    cpu_time, gpu_time : array of float
+        Predicted seconds of each task on one CPU core and on one GPU (> 0;
+        ignored for a kind with no worker).
+    cpus, gpus : int
+        Workers of each kind (not both 0).
+    scheduler : str, default "dual2"
+        One of :data:`SCHEDULERS`.
+
+    Raises
+    ------
+    InputError
+        On an unknown scheduler, bad worker counts or times, or a scheduler that
+        cannot use this platform (``cpu-only`` without CPUs).
+    """
+    if scheduler not in SCHEDULERS:
+        raise InputError("schedule", field="scheduler", value=scheduler, expected=", ".join(SCHEDULERS))
+    cpu_time = np.asarray(cpu_time, dtype=float)
+    gpu_time = np.asarray(gpu_time, dtype=float)
+    tasks = [(float(c) if cpus else None, float(g) if gpus else None) for c, g in zip(cpu_time, gpu_time, strict=True)]
+    instance = HybridInstance.from_tasks(cpus, gpus, tasks, source="tasks")
+    try:
+        schedule = HYBRID_ALGORITHMS[scheduler].run(instance)
+    except HybridError as error:
+        raise InputError("schedule", field="scheduler", value=scheduler, message=str(error)) from None
+    validate_hybrid(instance, schedule)
+    worker = np.array([res[0] + (cpus if gpu else 0) for gpu, res in zip(schedule.on_gpu, schedule.resources)],
+                      dtype=np.int64)
+    search = schedule.search
+    return Plan(scheduler, cpus, gpus, worker, np.asarray(schedule.start, dtype=float),
+                np.asarray(schedule.end, dtype=float), bounds(instance).lower,
+                None if search is None else float(search.lam), None if search is None else float(search.lower),
+                None if search is None else float(search.upper), 0 if search is None else search.n_steps)
