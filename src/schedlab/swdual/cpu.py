@@ -13,6 +13,8 @@ inter-sequence SIMD engine (SWIPE there) on one core. Here:
 Both release the GIL while aligning, so one thread per core runs them in
 parallel. Both score an empty query or target 0 (Opal returns a positive
 score for empty targets and parasail refuses them, so the engines mask them).
+pyopal 0.7 refuses ``*`` in sequences, so :class:`OpalEngine` renames the
+matrix's alphabet onto the letters ``A..`` (same scores, other letters).
 ``benchmarks/bench_swdual.py`` measures their GCUPS on this machine.
 """
 
@@ -72,9 +74,12 @@ class OpalEngine:
 
         self.database = database
         self.scoring = scoring
-        self._matrix = scoring_matrices.ScoringMatrix(scoring.matrix.tolist(), alphabet=scoring.alphabet,
-                                                      name=scoring.name)
-        self._db = pyopal.Database([t for t in database.texts])
+        # pyopal 0.7 refuses '*' (not a letter): rename the alphabet onto upper-case letters
+        letters = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"[:len(scoring.alphabet)]
+        self._rename = str.maketrans(scoring.alphabet, letters)
+        self._matrix = scoring_matrices.ScoringMatrix(scoring.matrix.tolist(), alphabet=letters, name=scoring.name)
+        self._db = pyopal.Database([t.translate(self._rename) for t in database.texts],
+                                   alphabet=pyopal.Alphabet(letters))
         self._local = threading.local()
 
     def _aligner(self):
@@ -90,7 +95,7 @@ class OpalEngine:
     def scores(self, query: str) -> np.ndarray:
         def compute():
             try:
-                results = self._aligner().align(query, self._db, mode="score", overflow="simple", algorithm="sw")
+                results = self._aligner().align(query.translate(self._rename), self._db, mode="score", overflow="simple", algorithm="sw")
             except (OverflowError, ValueError, MemoryError) as error:
                 raise EngineError(f"pyopal: {error}") from None
             return np.fromiter((r.score for r in results), dtype=np.int64, count=len(self.database))

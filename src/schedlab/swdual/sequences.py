@@ -152,14 +152,14 @@ def _first_content_line(path: Path) -> tuple[int, str] | None:
     return None
 
 
-def _explain_unparsable(path: Path, source: str) -> InputError:
+def _check_starts_with_header(path: Path, source: str) -> None:
+    """The first non-blank line must be a header (pyfastx's reader would skip what precedes it)."""
     first = _first_content_line(path)
     if first is None:
-        return InputError(source, message="no FASTA record (empty file)")
+        raise InputError(source, message="no FASTA record (empty file)")
     number, line = first
     if not line.startswith(">"):
-        return InputError(source, number, message=f"expected a '>' header line, found {line[:20]!r}")
-    return InputError(source, message="not a FASTA file")  # pragma: no cover - pyfastx accepts a '>' start
+        raise InputError(source, number, message=f"expected a '>' header line, found {line[:20]!r}")
 
 
 def read_fasta(path: str | Path, *, alphabet: str, allow_empty: bool = False) -> SequenceSet:
@@ -197,10 +197,11 @@ def read_fasta(path: str | Path, *, alphabet: str, allow_empty: bool = False) ->
     source = str(path)
     if not path.is_file():
         raise InputError(source, message="no such file")
+    _check_starts_with_header(path, source)
     try:
         records = list(pyfastx.Fastx(str(path), format="fasta"))
-    except RuntimeError:
-        raise _explain_unparsable(path, source) from None
+    except RuntimeError:  # pragma: no cover - the header check above catches what kseq refuses
+        raise InputError(source, message="not a FASTA file") from None
     except OSError as error:  # pragma: no cover - permissions
         raise InputError(source, message=f"cannot read: {error}") from None
     normalise = Normaliser(alphabet)
@@ -216,8 +217,6 @@ def read_fasta(path: str | Path, *, alphabet: str, allow_empty: bool = False) ->
                              message=f"record {name!r} has no residue")
         names.append(name)
         texts.append(text)
-    if not texts:
-        raise InputError(source, message="no FASTA record")
     return SequenceSet(source, tuple(names), tuple(texts))
 
 
@@ -226,7 +225,10 @@ class FastaIndex:
 
     Built on pyfastx's index (kept in memory: nothing is written beside the
     file). Used where only lengths or a few records are needed: the task
-    times of a plan, or a calibration sample of a large database.
+    times of a plan, or a calibration sample of a large database. The index
+    assumes the usual layout (no spaces inside sequence lines); on other
+    files :meth:`sequence` refuses the records it cannot read back, and
+    :func:`read_fasta` still reads them.
 
     Cost: one indexing pass (about 0.1 s for 10^5 records); ``sequence(i)`` is O(|d_i|).
     """
@@ -238,10 +240,11 @@ class FastaIndex:
         self.source = str(self.path)
         if not self.path.is_file():
             raise InputError(self.source, message="no such file")
+        _check_starts_with_header(self.path, self.source)
         try:
             self._fasta = pyfastx.Fasta(self.source, memory_index=True)
-        except RuntimeError:
-            raise _explain_unparsable(self.path, self.source) from None
+        except RuntimeError:  # pragma: no cover - the header check catches what pyfastx refuses
+            raise InputError(self.source, message="not a FASTA file") from None
         self._normalise = Normaliser(alphabet)
 
     def __len__(self) -> int:
