@@ -8,7 +8,8 @@ Modules, one job each: :mod:`.scoring` (matrices, gap conventions),
 :mod:`.sequences` (FASTA), :mod:`.synthetic` (seeded protein sets),
 :mod:`.reference` (plain-Python Gotoh), :mod:`.cpu` and :mod:`.gpu` (engines),
 :mod:`.calibration` (performance models), :mod:`.scheduling` (plans),
-:mod:`.runtime` (master-worker run), :mod:`.hits`, :mod:`.search` (end to end).
+:mod:`.runtime` (master-worker run), :mod:`.hits`, :mod:`.search` (end to end),
+:mod:`.gantt` (predicted vs measured).
 The GPU engine needs the optional ``gpu`` extra (numba-cuda).
 """
 
