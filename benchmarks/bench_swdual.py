@@ -35,7 +35,13 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 
 from schedlab.swdual import (
-    OpalEngine, ParasailEngine, PerformanceModel, Scoring, calibrate_engine, database_sample, generate_sequences,
+    OpalEngine,
+    ParasailEngine,
+    PerformanceModel,
+    Scoring,
+    calibrate_engine,
+    database_sample,
+    generate_sequences,
     search,
 )
 
@@ -52,8 +58,10 @@ def _median_seconds(run, repeat: int) -> float:
 def engines_table(scoring: Scoring, args) -> None:
     rng = np.random.default_rng(args.seed)
     db = generate_sequences(args.engine_sequences, rng=rng)
-    print(f"\nGCUPS per core: {len(db)} synthetic sequences, {db.residues} residues, BLOSUM62, "
-          f"G_s = {scoring.gap_start}, G_e = {scoring.gap_extend}; median of {args.repeat}\n")
+    print(
+        f"\nGCUPS per core: {len(db)} synthetic sequences, {db.residues} residues, BLOSUM62, "
+        f"G_s = {scoring.gap_start}, G_e = {scoring.gap_extend}; median of {args.repeat}\n"
+    )
     print("| engine | threads | query length | s | GCUPS per core |")
     print("|---|---:|---:|---:|---:|")
     engines = {"pyopal": OpalEngine(db, scoring), "parasail": ParasailEngine(db, scoring)}
@@ -61,11 +69,12 @@ def engines_table(scoring: Scoring, args) -> None:
         query = generate_sequences(1, rng=rng, min_length=length, max_length=length, lengths="uniform").texts[0]
         for name, engine in engines.items():
             engine.scores(query)
-            sec = _median_seconds(lambda e=engine: e.scores(query), args.repeat)
+            sec = _median_seconds(lambda e=engine, q=query: e.scores(q), args.repeat)
             print(f"| {name} | 1 | {length} | {sec:.3f} | {length * db.residues / sec / 1e9:.2f} |")
         threads = args.cpus
         with ThreadPoolExecutor(threads) as pool:
-            sec = _median_seconds(lambda: list(pool.map(engines["pyopal"].scores, [query] * threads)), args.repeat)
+            batch = [query] * threads
+            sec = _median_seconds(lambda b=batch: list(pool.map(engines["pyopal"].scores, b)), args.repeat)
         print(f"| pyopal | {threads} | {length} | {sec:.3f} | {length * db.residues / sec / 1e9:.2f} |")
         sys.stdout.flush()
 
@@ -104,18 +113,21 @@ def search_table(scoring: Scoring, args) -> None:
     rng = np.random.default_rng(args.seed)
     t0 = time.perf_counter()
     db = generate_sequences(args.sequences, rng=rng)
-    queries = generate_sequences(args.queries, rng=rng, min_length=100, max_length=5000, lengths="uniform",
-                                 prefix="q")
+    queries = generate_sequences(args.queries, rng=rng, min_length=100, max_length=5000, lengths="uniform", prefix="q")
     generation = time.perf_counter() - t0
     t0 = time.perf_counter()
     sample = database_sample(db, 2_000_000, rng=rng)
-    model = PerformanceModel(calibrate_engine(lambda s: OpalEngine(s, scoring), sample, rng=rng), None)
+    model = PerformanceModel(
+        calibrate_engine(lambda s: OpalEngine(s, scoring), sample, rng=rng, parallel=args.cpus), None
+    )
     calibration = time.perf_counter() - t0
     cpu = model.cpu
-    print(f"\nSearch: {len(queries)} queries ({queries.residues} residues), {len(db)} sequences "
-          f"({db.residues} residues), {queries.residues * db.residues:.3e} cells, {args.cpus} CPU workers; "
-          f"generation {generation:.1f} s, calibration {calibration:.1f} s "
-          f"(GCUPS {', '.join(f'{g:.2f} at {n}' for n, g in zip(cpu.lengths, cpu.gcups))})\n")
+    print(
+        f"\nSearch: {len(queries)} queries ({queries.residues} residues), {len(db)} sequences "
+        f"({db.residues} residues), {queries.residues * db.residues:.3e} cells, {args.cpus} CPU workers; "
+        f"generation {generation:.1f} s, calibration {calibration:.1f} s "
+        f"(GCUPS {', '.join(f'{g:.2f} at {n}' for n, g in zip(cpu.lengths, cpu.gcups))})\n"
+    )
     print("| scheduler | makespan s | predicted s | idle % | GCUPS | GCUPS per worker | hits sha256 | peak MiB |")
     print("|---|---:|---:|---:|---:|---:|---|---:|")
     for scheduler in args.schedulers.split(","):
@@ -124,8 +136,10 @@ def search_table(scoring: Scoring, args) -> None:
         digest = hashlib.sha256(result.hits_tsv().encode()).hexdigest()[:12]
         per_worker = ", ".join(f"{w['gcups']:.2f}" for w in report["workers"])
         mib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-        print(f"| {scheduler} | {report['makespan']:.1f} | {report['predicted_makespan']:.1f} "
-              f"| {100 * report['idle_fraction']:.2f} | {report['gcups']:.2f} | {per_worker} | {digest} | {mib:.0f} |")
+        print(
+            f"| {scheduler} | {report['makespan']:.1f} | {report['predicted_makespan']:.1f} "
+            f"| {100 * report['idle_fraction']:.2f} | {report['gcups']:.2f} | {per_worker} | {digest} | {mib:.0f} |"
+        )
         sys.stdout.flush()
 
 

@@ -38,17 +38,26 @@ def test_json_round_trip(tmp_path):
     assert PerformanceModel.read(tmp_path / "m.json") == model
 
 
-@pytest.mark.parametrize(("data", "message"), [
-    ({"format": "x"}, "format = x"),
-    ({"format": calibration.FORMAT, "cpu": None, "gpu": None}, "neither a cpu nor a gpu model"),
-    ({"format": calibration.FORMAT, "cpu": {"engine": "e", "lengths": [3, 2], "gcups": [1, 1]}},
-     r"cpu.lengths = \[3, 2\], expected increasing lengths"),
-    ({"format": calibration.FORMAT, "cpu": {"engine": "e", "lengths": [3], "gcups": [0]}},
-     r"cpu.gcups = \[0\], expected 1 finite numbers > 0"),
-    ({"format": calibration.FORMAT, "gpu": {"engine": "e", "lengths": [3], "gcups": [1], "overhead": -1}},
-     "gpu.overhead = -1, expected a number >= 0"),
-    ({"format": calibration.FORMAT, "gpu": {"lengths": [3], "gcups": [1]}}, "missing key gpu.engine"),
-])
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        ({"format": "x"}, "format = x"),
+        ({"format": calibration.FORMAT, "cpu": None, "gpu": None}, "neither a cpu nor a gpu model"),
+        (
+            {"format": calibration.FORMAT, "cpu": {"engine": "e", "lengths": [3, 2], "gcups": [1, 1]}},
+            r"cpu.lengths = \[3, 2\], expected increasing lengths",
+        ),
+        (
+            {"format": calibration.FORMAT, "cpu": {"engine": "e", "lengths": [3], "gcups": [0]}},
+            r"cpu.gcups = \[0\], expected 1 finite numbers > 0",
+        ),
+        (
+            {"format": calibration.FORMAT, "gpu": {"engine": "e", "lengths": [3], "gcups": [1], "overhead": -1}},
+            "gpu.overhead = -1, expected a number >= 0",
+        ),
+        ({"format": calibration.FORMAT, "gpu": {"lengths": [3], "gcups": [1]}}, "missing key gpu.engine"),
+    ],
+)
 def test_bad_model_is_one_line(tmp_path, data, message):
     path = tmp_path / "m.json"
     path.write_text(json.dumps(data))
@@ -90,14 +99,17 @@ def test_calibration_recovers_the_engine_speed(monkeypatch):
     clock = _Clock()
     monkeypatch.setattr(calibration, "perf_counter", clock)
     db = generate_sequences(200, rng=np.random.default_rng(0))
-    model = calibrate_engine(lambda s: _FakeEngine(s, clock), db, rng=np.random.default_rng(1),
-                             lengths=(100, 1000), repeats=3)
+    model = calibrate_engine(
+        lambda s: _FakeEngine(s, clock), db, rng=np.random.default_rng(1), lengths=(100, 1000), repeats=3
+    )
     # the tiny engine (one sequence, query "A") also pays 0.25 s plus its cells at 1 GCUPS
     assert model.overhead == pytest.approx(0.25 + db.lengths[0] / 1e9)
     assert model.lengths == (100, 1000)
     tiny = db.lengths[0] / 1e9  # the overhead also holds the tiny engine's cells
-    expected = [length * db.residues / (length * db.residues / (g * 1e9) - tiny) / 1e9
-                for length, g in ((100, 1.0), (1000, 4.0))]
+    expected = [
+        length * db.residues / (length * db.residues / (g * 1e9) - tiny) / 1e9
+        for length, g in ((100, 1.0), (1000, 4.0))
+    ]
     assert model.gcups == pytest.approx(expected, rel=1e-9)
     assert model.gcups == pytest.approx((1.0, 4.0), rel=1e-3)
 

@@ -8,13 +8,13 @@ from Bio.Align import PairwiseAligner, substitution_matrices
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from swdual.swdual_cases import edge_query, edge_targets, proteins
 from schedlab.errors import InputError
 from schedlab.swdual.cpu import EngineError, OpalEngine, ParasailEngine, make_cpu_engine
 from schedlab.swdual.reference import gotoh_score
 from schedlab.swdual.scoring import PROTEIN_MATRICES, Scoring
 from schedlab.swdual.sequences import sequence_set
 from schedlab.swdual.synthetic import generate_sequences
+from swdual.swdual_cases import edge_query, edge_targets, proteins
 
 ENGINES = [OpalEngine, ParasailEngine]
 B62 = Scoring.load()
@@ -28,8 +28,12 @@ def _biopython(query: str, target: str, scoring: Scoring) -> int:
     """Biopython's local PairwiseAligner with the engines' penalties (open = G_s + G_e, extend = G_e)."""
     if not query or not target:
         return 0
-    aligner = PairwiseAligner(mode="local", substitution_matrix=substitution_matrices.load(scoring.name),
-                              open_gap_score=-scoring.open_penalty, extend_gap_score=-scoring.extend_penalty)
+    aligner = PairwiseAligner(
+        mode="local",
+        substitution_matrix=substitution_matrices.load(scoring.name),
+        open_gap_score=-scoring.open_penalty,
+        extend_gap_score=-scoring.extend_penalty,
+    )
     return int(aligner.score(query, target))
 
 
@@ -61,8 +65,13 @@ def test_16_bit_saturation_widens_to_32(engine):
 
 
 @settings(max_examples=40, deadline=None)
-@given(proteins(0, 30), st.lists(proteins(0, 30), min_size=1, max_size=6),
-       st.sampled_from(PROTEIN_MATRICES), st.integers(0, 12), st.integers(1, 4))
+@given(
+    proteins(0, 30),
+    st.lists(proteins(0, 30), min_size=1, max_size=6),
+    st.sampled_from(PROTEIN_MATRICES),
+    st.integers(0, 12),
+    st.integers(1, 4),
+)
 def test_random_pairs_equal_reference(query, targets, matrix, gap_start, gap_extend):
     scoring = Scoring.load(matrix, gap_start, gap_extend)
     reference = [gotoh_score(query, t, scoring) for t in targets]

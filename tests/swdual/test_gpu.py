@@ -14,10 +14,10 @@ import sys
 import numpy as np
 import pytest
 
-from swdual.swdual_cases import edge_query, edge_targets
 from schedlab.swdual.reference import gotoh_score
 from schedlab.swdual.scoring import Scoring
 from schedlab.swdual.synthetic import generate_sequences
+from swdual.swdual_cases import edge_query, edge_targets
 
 pytest.importorskip("numba")
 
@@ -36,10 +36,16 @@ print(json.dumps({"gpus": gpu_count(), "simulated": engine.simulated,
 
 def _simulate(queries, targets, scoring: Scoring) -> dict:
     env = {**os.environ, "NUMBA_ENABLE_CUDASIM": "1"}
-    args = {"matrix": scoring.name, "gap_start": scoring.gap_start, "gap_extend": scoring.gap_extend,
-            "queries": queries, "targets": targets}
-    done = subprocess.run([sys.executable, "-c", _SCRIPT], input=json.dumps(args), capture_output=True, text=True,
-                          env=env, timeout=300)
+    args = {
+        "matrix": scoring.name,
+        "gap_start": scoring.gap_start,
+        "gap_extend": scoring.gap_extend,
+        "queries": queries,
+        "targets": targets,
+    }
+    done = subprocess.run(
+        [sys.executable, "-c", _SCRIPT], input=json.dumps(args), capture_output=True, text=True, env=env, timeout=300
+    )
     if done.returncode != 0 and "numba" in done.stderr and "cannot be imported" in done.stderr:
         pytest.skip("numba.cuda simulator unavailable")
     assert done.returncode == 0, done.stderr[-2000:]

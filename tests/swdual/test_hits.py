@@ -26,6 +26,7 @@ def test_equals_full_sort(values, top):
 
 
 def test_tsv():
-    text = hits_tsv(["q1", "q2"], ["d0", "d1", "d2"], [np.array([2, 0]), np.array([1])],
-                    [np.array([30, 7]), np.array([4])])
+    text = hits_tsv(
+        ["q1", "q2"], ["d0", "d1", "d2"], [np.array([2, 0]), np.array([1])], [np.array([30, 7]), np.array([4])]
+    )
     assert text == HEADER + "q1\td2\t30\t1\nq1\td0\t7\t2\nq2\td1\t4\t1\n"

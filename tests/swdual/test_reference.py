@@ -10,16 +10,19 @@ from schedlab.swdual.scoring import Scoring
 B62 = Scoring.load("BLOSUM62", 11, 1)
 
 
-@pytest.mark.parametrize(("query", "target", "score"), [
-    ("", "WWW", 0),  # empty
-    ("W", "W", 11),  # length 1
-    ("W", "G", 0),  # no positive score: W/G = -2
-    ("WWWW", "WWWW", 44),  # identical
-    # 8 W against 4 W, GGG, 4 W: one gap of 3 costs 11 + 3 = 14, so 88 - 14 = 74 beats 4 W (44)
-    # and the ungapped WWWWGGGW (44 - 6 + 11 = 49)
-    ("WWWWWWWW", "WWWWGGGWWWW", 74),
-    ("WWWWGGGWWWW", "WWWWWWWW", 74),  # symmetric: the gap is in the other sequence
-])
+@pytest.mark.parametrize(
+    ("query", "target", "score"),
+    [
+        ("", "WWW", 0),  # empty
+        ("W", "W", 11),  # length 1
+        ("W", "G", 0),  # no positive score: W/G = -2
+        ("WWWW", "WWWW", 44),  # identical
+        # 8 W against 4 W, GGG, 4 W: one gap of 3 costs 11 + 3 = 14, so 88 - 14 = 74 beats 4 W (44)
+        # and the ungapped WWWWGGGW (44 - 6 + 11 = 49)
+        ("WWWWWWWW", "WWWWGGGWWWW", 74),
+        ("WWWWGGGWWWW", "WWWWWWWW", 74),  # symmetric: the gap is in the other sequence
+    ],
+)
 def test_hand_cases(query, target, score):
     assert gotoh_score(query, target, B62) == score
 

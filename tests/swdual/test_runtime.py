@@ -11,8 +11,9 @@ from schedlab.swdual.runtime import Worker, WorkerError, run_plan
 from schedlab.swdual.scheduling import SCHEDULERS, make_plan, worker_names
 from schedlab.swdual.sequences import sequence_set
 
-QUERIES = sequence_set(["MKV" * k for k in range(1, 10)], alphabet="ACDEFGHIKLMNPQRSTVWY",
-                       names=[f"q{k}" for k in range(1, 10)])
+QUERIES = sequence_set(
+    ["MKV" * k for k in range(1, 10)], alphabet="ACDEFGHIKLMNPQRSTVWY", names=[f"q{k}" for k in range(1, 10)]
+)
 
 
 class _TieEngine:

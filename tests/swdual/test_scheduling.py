@@ -21,8 +21,12 @@ def task_sets(draw, max_n: int = 8):
     gpus = draw(st.integers(0 if cpus else 1, 2))
     n = draw(st.integers(0, max_n))
     times = st.floats(0.1, 10.0, allow_nan=False)
-    return (np.array(draw(st.lists(times, min_size=n, max_size=n))),
-            np.array(draw(st.lists(times, min_size=n, max_size=n))), cpus, gpus)
+    return (
+        np.array(draw(st.lists(times, min_size=n, max_size=n))),
+        np.array(draw(st.lists(times, min_size=n, max_size=n))),
+        cpus,
+        gpus,
+    )
 
 
 def _usable(scheduler: str, cpus: int, gpus: int) -> bool:
@@ -58,8 +62,9 @@ def test_dual_guarantees_against_brute_force(tasks, scheduler):
     if len(cpu) == 0:
         assert plan.makespan == 0
         return
-    instance = HybridInstance.from_tasks(cpus, gpus, [(c if cpus else None, g if gpus else None)
-                                                      for c, g in zip(cpu, gpu)])
+    instance = HybridInstance.from_tasks(
+        cpus, gpus, [(c if cpus else None, g if gpus else None) for c, g in zip(cpu, gpu)]
+    )
     opt, _ = brute_force_opt(instance)
     assert plan.makespan <= 2 * plan.lam * TOL
     assert plan.lower <= opt * TOL

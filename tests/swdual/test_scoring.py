@@ -40,12 +40,15 @@ def test_encode():
         scoring.encode("AJ")
 
 
-@pytest.mark.parametrize(("kwargs", "message"), [
-    ({"name": "BLOSUM99"}, "matrix = BLOSUM99, expected BLOSUM45"),
-    ({"gap_extend": 0}, "gap extend = 0, expected an integer >= 1"),
-    ({"gap_start": -1}, "gap start = -1, expected an integer >= 0"),
-    ({"gap_start": 1.5}, "gap start = 1.5"),
-])
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"name": "BLOSUM99"}, "matrix = BLOSUM99, expected BLOSUM45"),
+        ({"gap_extend": 0}, "gap extend = 0, expected an integer >= 1"),
+        ({"gap_start": -1}, "gap start = -1, expected an integer >= 0"),
+        ({"gap_start": 1.5}, "gap start = 1.5"),
+    ],
+)
 def test_bad_scoring_is_one_line(kwargs, message):
     with pytest.raises(InputError, match=message) as info:
         Scoring.load(**kwargs)

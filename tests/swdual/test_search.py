@@ -20,8 +20,9 @@ from schedlab.swdual.synthetic import generate_sequences
 B62 = Scoring.load()
 MODEL = PerformanceModel(EngineModel("pyopal", (100, 1000), (4.0, 8.0), 1e-3), None)
 DB = generate_sequences(300, rng=np.random.default_rng(0), max_length=800)
-QUERIES = generate_sequences(6, rng=np.random.default_rng(1), min_length=20, max_length=400, lengths="uniform",
-                             prefix="q")
+QUERIES = generate_sequences(
+    6, rng=np.random.default_rng(1), min_length=20, max_length=400, lengths="uniform", prefix="q"
+)
 
 
 def test_hits_equal_parasail_ranking_for_every_scheduler_and_worker_count():
@@ -60,8 +61,13 @@ def test_report_accounts_for_every_cell_and_second():
     assert [t["predicted_time"] for t in report["tasks"]] == pytest.approx(predicted.tolist())
     assert report["lambda"] is not None and report["lambda_lower"] <= report["predicted_makespan"]
     assert report["predicted_makespan"] <= 2 * report["lambda"] * (1 + 1e-9)
-    assert report["scoring"] == {"matrix": "BLOSUM62", "gap_start": 11, "gap_extend": 1, "engine_gap_open": 12,
-                                 "engine_gap_extend": 1}
+    assert report["scoring"] == {
+        "matrix": "BLOSUM62",
+        "gap_start": 11,
+        "gap_extend": 1,
+        "engine_gap_open": 12,
+        "engine_gap_extend": 1,
+    }
     assert len(result.hits_tsv().splitlines()) == 1 + 3 * len(QUERIES)
 
 

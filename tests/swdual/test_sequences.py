@@ -49,14 +49,17 @@ def _write(tmp_path, text: str, name: str = "bad.fa"):
     return path
 
 
-@pytest.mark.parametrize(("text", "message"), [
-    ("MKV\n>P1\nAA\n", r"bad.fa:1: expected a '>' header line, found 'MKV'"),
-    ("\n\nMKV\n>P1\nAA\n", r"bad.fa:3: expected a '>' header line"),
-    ("", r"bad.fa: no FASTA record \(empty file\)"),
-    (">P1\nMKV\n>P2\n>P3\nAA\n", r"bad.fa:3: record 'P2' has no residue"),
-    (">P1\nMKV\nMK1V\n", r"bad.fa:3: record 'P1' = '1', expected residue letters A-Z or '\*'"),
-    (">P1\nMKV\n>P2\nAA-A\n", r"bad.fa:4: record 'P2' = '-'"),
-])
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("MKV\n>P1\nAA\n", r"bad.fa:1: expected a '>' header line, found 'MKV'"),
+        ("\n\nMKV\n>P1\nAA\n", r"bad.fa:3: expected a '>' header line"),
+        ("", r"bad.fa: no FASTA record \(empty file\)"),
+        (">P1\nMKV\n>P2\n>P3\nAA\n", r"bad.fa:3: record 'P2' has no residue"),
+        (">P1\nMKV\nMK1V\n", r"bad.fa:3: record 'P1' = '1', expected residue letters A-Z or '\*'"),
+        (">P1\nMKV\n>P2\nAA-A\n", r"bad.fa:4: record 'P2' = '-'"),
+    ],
+)
 def test_malformed_fasta_is_one_line(tmp_path, text, message):
     path = _write(tmp_path, text)
     with pytest.raises(InputError, match=message) as info:

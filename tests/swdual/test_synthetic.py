@@ -38,21 +38,27 @@ def test_uniprot_like_statistics():
         assert abs(100 * text.count(letter) / len(text) - 100 * percent / total) < 0.1, letter
 
 
-@pytest.mark.parametrize(("low", "high", "model"), [(100, 5000, "uniform"), (4500, 5000, "uniprot"),
-                                                    (3000, 3000, "uniprot"), (1, 5, "uniprot")])
+@pytest.mark.parametrize(
+    ("low", "high", "model"),
+    [(100, 5000, "uniform"), (4500, 5000, "uniprot"), (3000, 3000, "uniprot"), (1, 5, "uniprot")],
+)
 def test_lengths_in_range(low, high, model):
-    lengths = generate_sequences(500, rng=np.random.default_rng(2), min_length=low, max_length=high,
-                                 lengths=model).lengths
+    lengths = generate_sequences(
+        500, rng=np.random.default_rng(2), min_length=low, max_length=high, lengths=model
+    ).lengths
     assert lengths.min() >= low and lengths.max() <= high
     if high - low > 100:
         assert lengths.max() - lengths.min() > (high - low) / 4  # spread, not piled on a bound
 
 
-@pytest.mark.parametrize(("kwargs", "message"), [
-    ({"n": 0}, "sequences = 0, expected an integer >= 1"),
-    ({"n": 5, "min_length": 10, "max_length": 5}, "max length = 5, expected >= min length 10"),
-    ({"n": 5, "lengths": "zipf"}, "lengths = zipf, expected uniprot or uniform"),
-])
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"n": 0}, "sequences = 0, expected an integer >= 1"),
+        ({"n": 5, "min_length": 10, "max_length": 5}, "max length = 5, expected >= min length 10"),
+        ({"n": 5, "lengths": "zipf"}, "lengths = zipf, expected uniprot or uniform"),
+    ],
+)
 def test_bad_arguments(kwargs, message):
     n = kwargs.pop("n")
     with pytest.raises(InputError, match=message):

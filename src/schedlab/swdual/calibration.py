@@ -26,6 +26,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from time import perf_counter
@@ -63,27 +64,42 @@ class EngineModel:
         return self.overhead + lengths * float(residues) / (self.gcups_at(lengths) * 1e9)
 
     def to_json(self) -> dict:
-        return {"engine": self.engine, "lengths": list(self.lengths), "gcups": list(self.gcups),
-                "overhead": self.overhead}
+        return {
+            "engine": self.engine,
+            "lengths": list(self.lengths),
+            "gcups": list(self.gcups),
+            "overhead": self.overhead,
+        }
 
     @classmethod
-    def from_json(cls, data, *, source: str, path: str) -> "EngineModel":
+    def from_json(cls, data, *, source: str, path: str) -> EngineModel:
         if not isinstance(data, dict):
             raise InputError(source, field=path, value=type(data).__name__, expected="an object")
         for key in ("engine", "lengths", "gcups"):
             if key not in data:
                 raise InputError(source, field=f"{path}.{key}", message=f"missing key {path}.{key}")
         lengths, gcups = data["lengths"], data["gcups"]
-        if not isinstance(lengths, list) or not lengths or not all(
-                isinstance(v, int) and not isinstance(v, bool) and v >= 1 for v in lengths):
+        if (
+            not isinstance(lengths, list)
+            or not lengths
+            or not all(isinstance(v, int) and not isinstance(v, bool) and v >= 1 for v in lengths)
+        ):
             raise InputError(source, field=f"{path}.lengths", value=lengths, expected="a list of integers >= 1")
         if any(b <= a for a, b in zip(lengths, lengths[1:])):
             raise InputError(source, field=f"{path}.lengths", value=lengths, expected="increasing lengths")
-        if not isinstance(gcups, list) or len(gcups) != len(lengths) or not all(
-                isinstance(v, (int, float)) and not isinstance(v, bool) and v > 0 and math.isfinite(v)
-                for v in gcups):
-            raise InputError(source, field=f"{path}.gcups", value=gcups,
-                             expected=f"{len(lengths)} finite numbers > 0 (one per length)")
+        if (
+            not isinstance(gcups, list)
+            or len(gcups) != len(lengths)
+            or not all(
+                isinstance(v, (int, float)) and not isinstance(v, bool) and v > 0 and math.isfinite(v) for v in gcups
+            )
+        ):
+            raise InputError(
+                source,
+                field=f"{path}.gcups",
+                value=gcups,
+                expected=f"{len(lengths)} finite numbers > 0 (one per length)",
+            )
         overhead = data.get("overhead", 0.0)
         if isinstance(overhead, bool) or not isinstance(overhead, (int, float)) or not 0 <= overhead < math.inf:
             raise InputError(source, field=f"{path}.overhead", value=overhead, expected="a number >= 0")
@@ -109,21 +125,30 @@ class PerformanceModel:
         """Raise InputError when a kind with workers has no model."""
         for kind, count in (("cpu", cpus), ("gpu", gpus)):
             if count and getattr(self, kind) is None:
-                raise InputError(source, field=kind, message=f"no {kind.upper()} model for {count} {kind} worker(s); "
-                                 f"calibrate with --{kind}s {count}")
+                raise InputError(
+                    source,
+                    field=kind,
+                    message=f"no {kind.upper()} model for {count} {kind} worker(s); calibrate with --{kind}s {count}",
+                )
 
     def to_json(self) -> dict:
-        return {"format": FORMAT, "cpu": self.cpu.to_json() if self.cpu else None,
-                "gpu": self.gpu.to_json() if self.gpu else None, "calibration": self.calibration}
+        return {
+            "format": FORMAT,
+            "cpu": self.cpu.to_json() if self.cpu else None,
+            "gpu": self.gpu.to_json() if self.gpu else None,
+            "calibration": self.calibration,
+        }
 
     @classmethod
-    def from_json(cls, data, *, source: str = "model") -> "PerformanceModel":
+    def from_json(cls, data, *, source: str = "model") -> PerformanceModel:
         if not isinstance(data, dict):
             raise InputError(source, field="$", value=type(data).__name__, expected="an object")
         if data.get("format") != FORMAT:
             raise InputError(source, field="format", value=data.get("format"), expected=repr(FORMAT))
-        models = {kind: None if data.get(kind) is None else EngineModel.from_json(data[kind], source=source, path=kind)
-                  for kind in KINDS}
+        models = {
+            kind: None if data.get(kind) is None else EngineModel.from_json(data[kind], source=source, path=kind)
+            for kind in KINDS
+        }
         if models["cpu"] is None and models["gpu"] is None:
             raise InputError(source, field="cpu, gpu", message="neither a cpu nor a gpu model")
         calibration = data.get("calibration", {})
@@ -133,7 +158,7 @@ class PerformanceModel:
         Path(path).write_text(json.dumps(self.to_json(), indent=1, sort_keys=True) + "\n")
 
     @classmethod
-    def read(cls, path: str | Path) -> "PerformanceModel":
+    def read(cls, path: str | Path) -> PerformanceModel:
         path = Path(path)
         try:
             data = json.loads(path.read_text())
@@ -155,17 +180,27 @@ def database_sample(database: SequenceSet, residues: int, *, rng: np.random.Gene
     return database.subset(sorted(order[:take].tolist()))
 
 
-def _median_time(run: Callable[[], object], repeats: int) -> float:
+def _median_time(run: Callable[[], object], repeats: int, parallel: int = 1) -> float:
+    """Median over ``repeats`` of the wall time of ``parallel`` simultaneous calls of ``run``."""
     times = []
-    for _ in range(repeats):
-        t0 = perf_counter()
-        run()
-        times.append(perf_counter() - t0)
+    with ThreadPoolExecutor(parallel) as pool:
+        for _ in range(repeats):
+            t0 = perf_counter()
+            for future in [pool.submit(run) for _ in range(parallel)]:
+                future.result()
+            times.append(perf_counter() - t0)
     return float(np.median(times))
 
 
-def calibrate_engine(make_engine: Callable[[SequenceSet], Engine], sample: SequenceSet, *,
-                     rng: np.random.Generator, lengths=(100, 300, 1000, 3000), repeats: int = 3) -> EngineModel:
+def calibrate_engine(
+    make_engine: Callable[[SequenceSet], Engine],
+    sample: SequenceSet,
+    *,
+    rng: np.random.Generator,
+    lengths=(100, 300, 1000, 3000),
+    repeats: int = 3,
+    parallel: int = 1,
+) -> EngineModel:
     """Measure an engine's GCUPS at each query length on ``sample`` (median of ``repeats`` runs).
 
     Parameters
@@ -180,6 +215,10 @@ def calibrate_engine(make_engine: Callable[[SequenceSet], Engine], sample: Seque
         Increasing query lengths to measure.
     repeats : int
         Timed runs per length (one warm-up run first).
+    parallel : int
+        Copies of each query run at once, one thread each (the number of CPU
+        workers of the searches the model is for: cores then share memory
+        bandwidth and caches, as they will in the search).
 
     Returns
     -------
@@ -201,6 +240,6 @@ def calibrate_engine(make_engine: Callable[[SequenceSet], Engine], sample: Seque
     for length in lengths:
         query = generate_sequences(1, rng=rng, min_length=length, max_length=length, lengths="uniform").texts[0]
         engine.scores(query)  # warm-up (JIT compilation, caches)
-        elapsed = _median_time(lambda q=query: engine.scores(q), repeats)
+        elapsed = _median_time(lambda q=query: engine.scores(q), repeats, parallel)
         gcups.append(length * sample.residues / max(elapsed - overhead, 1e-9) / 1e9)
     return EngineModel(engine.name, lengths, tuple(gcups), overhead)

@@ -75,11 +75,12 @@ class OpalEngine:
         self.database = database
         self.scoring = scoring
         # pyopal 0.7 refuses '*' (not a letter): rename the alphabet onto upper-case letters
-        letters = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"[:len(scoring.alphabet)]
+        letters = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"[: len(scoring.alphabet)]
         self._rename = str.maketrans(scoring.alphabet, letters)
         self._matrix = scoring_matrices.ScoringMatrix(scoring.matrix.tolist(), alphabet=letters, name=scoring.name)
-        self._db = pyopal.Database([t.translate(self._rename) for t in database.texts],
-                                   alphabet=pyopal.Alphabet(letters))
+        self._db = pyopal.Database(
+            [t.translate(self._rename) for t in database.texts], alphabet=pyopal.Alphabet(letters)
+        )
         self._local = threading.local()
 
     def _aligner(self):
@@ -87,15 +88,18 @@ class OpalEngine:
         if aligner is None:
             import pyopal
 
-            aligner = pyopal.Aligner(self._matrix, gap_open=self.scoring.open_penalty,
-                                     gap_extend=self.scoring.extend_penalty)
+            aligner = pyopal.Aligner(
+                self._matrix, gap_open=self.scoring.open_penalty, gap_extend=self.scoring.extend_penalty
+            )
             self._local.aligner = aligner
         return aligner
 
     def scores(self, query: str) -> np.ndarray:
         def compute():
             try:
-                results = self._aligner().align(query.translate(self._rename), self._db, mode="score", overflow="simple", algorithm="sw")
+                results = self._aligner().align(
+                    query.translate(self._rename), self._db, mode="score", overflow="simple", algorithm="sw"
+                )
             except (OverflowError, ValueError, MemoryError) as error:
                 raise EngineError(f"pyopal: {error}") from None
             return np.fromiter((r.score for r in results), dtype=np.int64, count=len(self.database))
@@ -133,11 +137,13 @@ class ParasailEngine:
 
         def compute():
             out = np.zeros(len(texts), dtype=np.int64)
-            widths = ((parasail.profile_create_8, parasail.sw_striped_profile_8),
-                      (parasail.profile_create_16, parasail.sw_striped_profile_16),
-                      (parasail.profile_create_32, parasail.sw_striped_profile_32))
+            widths = (
+                (parasail.profile_create_8, parasail.sw_striped_profile_8),
+                (parasail.profile_create_16, parasail.sw_striped_profile_16),
+                (parasail.profile_create_32, parasail.sw_striped_profile_32),
+            )
             todo = [i for i, t in enumerate(texts) if t]
-            for bits, (make_profile, align) in zip((8, 16, 32), widths):
+            for make_profile, align in widths:  # 8, then 16, then 32 bits
                 if not todo:
                     break
                 profile = make_profile(query, self._matrix)

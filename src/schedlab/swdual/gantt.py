@@ -17,6 +17,8 @@ def plot_search_gantt(report: dict, path: str | Path) -> None:
 
     Each task keeps its colour in both panels; a task that ran on another
     worker than planned (self-scheduling) shows where it really ran below.
+    A report without measured times (a plan only: tasks without ``start``)
+    has the predicted panel alone.
     """
     import matplotlib
 
@@ -26,26 +28,44 @@ def plot_search_gantt(report: dict, path: str | Path) -> None:
     names = [w["name"] for w in report["workers"]]
     row = {name: i for i, name in enumerate(names)}
     tasks = report["tasks"]
-    end = max([report["makespan"], report["predicted_makespan"], 1e-9])
-    fig, axes = plt.subplots(2, 1, sharex=True, figsize=(10, 1.6 + 0.5 * len(names) * 2))
+    measured = bool(tasks) and "start" in tasks[0]
+    panels = [("predicted", "planned_worker", "predicted_start", "predicted_end", report["predicted_makespan"])]
+    if measured:
+        panels.append(("measured", "worker", "start", "end", report["makespan"]))
+    end = max([p[-1] for p in panels] + [1e-9])
+    fig, axes = plt.subplots(
+        len(panels), 1, sharex=True, squeeze=False, figsize=(10, 1.6 + 0.5 * len(names) * len(panels))
+    )
+    axes = axes[:, 0]
     cmap = plt.get_cmap("tab20")
     label = len(tasks) <= 60
-    panels = (("predicted", "planned_worker", "predicted_start", "predicted_end", report["predicted_makespan"]),
-              ("measured", "worker", "start", "end", report["makespan"]))
     for ax, (title, worker, start, stop, makespan) in zip(axes, panels):
         for j, task in enumerate(tasks):
             y = row[task[worker]]
-            ax.barh(y, task[stop] - task[start], left=task[start], height=0.8, color=cmap(j % 20),
-                    edgecolor="black", linewidth=0.3)
+            ax.barh(
+                y,
+                task[stop] - task[start],
+                left=task[start],
+                height=0.8,
+                color=cmap(j % 20),
+                edgecolor="black",
+                linewidth=0.3,
+            )
             if label:
-                ax.text((task[start] + task[stop]) / 2, y, task["query"][-6:], ha="center", va="center", fontsize=5)
+                ax.text(
+                    (task[start] + task[stop]) / 2, y, str(task["query"])[-6:], ha="center", va="center", fontsize=5
+                )
         ax.axvline(makespan, color="black", linestyle="--", linewidth=0.8)
         ax.set_yticks(range(len(names)), names)
         ax.set_title(f"{title}: makespan {makespan:.3g} s", fontsize=9)
-    axes[1].set_xlim(0, end * 1.02)
-    axes[1].set_xlabel("seconds")
-    fig.suptitle(f"{report['scheduler']}: {len(tasks)} queries, {report['cells']:.3g} cells, "
-                 f"{report['gcups']:.3g} GCUPS, idle {100 * report['idle_fraction']:.1f} %", fontsize=10)
+    axes[-1].set_xlim(0, end * 1.02)
+    axes[-1].set_xlabel("seconds")
+    title = f"{report['scheduler']}: {len(tasks)} tasks"
+    if measured:
+        title += (
+            f", {report['cells']:.3g} cells, {report['gcups']:.3g} GCUPS, idle {100 * report['idle_fraction']:.1f} %"
+        )
+    fig.suptitle(title, fontsize=10)
     fig.tight_layout()
     fig.savefig(path, dpi=120)
     plt.close(fig)

@@ -43,9 +43,8 @@ def _cuda():
     """``numba.cuda``, or EngineError with the reason it cannot be used."""
     try:
         from numba import cuda
-    except Exception as error:  # noqa: BLE001 - any import failure means no GPU engine
-        raise EngineError(f"no GPU engine: numba-cuda cannot be imported ({error}); "
-                          "install schedlab[gpu]") from None
+    except Exception as error:
+        raise EngineError(f"no GPU engine: numba-cuda cannot be imported ({error}); install schedlab[gpu]") from None
     return cuda
 
 
@@ -56,7 +55,7 @@ def gpu_count() -> int:
         if not cuda.is_available():
             return 0
         return len(cuda.gpus)
-    except Exception:  # noqa: BLE001 - a broken driver means no GPU
+    except Exception:
         return 0
 
 
@@ -117,10 +116,21 @@ class CudaEngine:
             try:
                 out = cuda.device_array(n, dtype=np.int32)
                 d = self._d
-                kernel[self._blocks, THREADS](cuda.to_device(codes), len(codes), self._matrix,
-                                              len(self.scoring.alphabet), d["residues"], d["start"], d["length"],
-                                              d["order"], self._h, self._f, self.scoring.gap_start,
-                                              self.scoring.gap_extend, out)
+                kernel[self._blocks, THREADS](
+                    cuda.to_device(codes),
+                    len(codes),
+                    self._matrix,
+                    len(self.scoring.alphabet),
+                    d["residues"],
+                    d["start"],
+                    d["length"],
+                    d["order"],
+                    self._h,
+                    self._f,
+                    self.scoring.gap_start,
+                    self.scoring.gap_extend,
+                    out,
+                )
                 return out.copy_to_host().astype(np.int64)
-            except Exception as error:  # noqa: BLE001 - a CUDA fault becomes one line naming the device
+            except Exception as error:
                 raise EngineError(f"CUDA device {self.device}: {error}") from None

@@ -40,6 +40,8 @@ def hits_tsv(query_names, target_names, rows: list[np.ndarray], scores: list[np.
     """
     lines = [HEADER]
     for name, hit_rows, hit_scores in zip(query_names, rows, scores, strict=True):
-        lines.extend(f"{name}\t{target_names[int(r)]}\t{int(s)}\t{rank}\n"
-                     for rank, (r, s) in enumerate(zip(hit_rows, hit_scores), 1))
+        lines.extend(
+            f"{name}\t{target_names[int(r)]}\t{int(s)}\t{rank}\n"
+            for rank, (r, s) in enumerate(zip(hit_rows, hit_scores), 1)
+        )
     return "".join(lines)

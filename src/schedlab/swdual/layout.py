@@ -42,7 +42,5 @@ def interleave(lengths: np.ndarray, texts_codes: list[np.ndarray]) -> dict[str, 
     residues = np.zeros(int((width * LANES).sum()), dtype=np.uint8)
     for t, row in enumerate(order.tolist()):
         g, lane = divmod(t, LANES)
-        residues[start[g] + lane: start[g] + lane + LANES * length[t]: LANES] = texts_codes[row]
+        residues[start[g] + lane : start[g] + lane + LANES * length[t] : LANES] = texts_codes[row]
     return {"order": order, "length": length, "start": start, "residues": residues}
-
-

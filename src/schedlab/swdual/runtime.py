@@ -66,8 +66,14 @@ class RunResult:
         return max((r.end for r in self.runs), default=0.0)
 
 
-def run_plan(queries: SequenceSet, workers: list[Worker], plan: Plan, *, top: int = 10,
-             on_task: Callable[[TaskRun], None] | None = None) -> RunResult:
+def run_plan(
+    queries: SequenceSet,
+    workers: list[Worker],
+    plan: Plan,
+    *,
+    top: int = 10,
+    on_task: Callable[[TaskRun], None] | None = None,
+) -> RunResult:
     """Run every query on the workers as ``plan`` says; return ranked hits and measured times.
 
     Parameters
@@ -125,7 +131,7 @@ def run_plan(queries: SequenceSet, workers: list[Worker], plan: Plan, *, top: in
                 all_scores = worker.engine.scores(queries.texts[j])
                 end = perf_counter() - t0
                 hit_rows = top_hits(all_scores, top)
-            except BaseException as error:  # noqa: BLE001 - any failure of a worker fails the run
+            except BaseException as error:
                 with lock:
                     failures.append((worker.name, j, error))
                 stop.set()
@@ -135,8 +141,7 @@ def run_plan(queries: SequenceSet, workers: list[Worker], plan: Plan, *, top: in
             if on_task is not None:
                 on_task(runs[j])
 
-    threads = [threading.Thread(target=work, args=(w,), name=workers[w].name, daemon=True)
-               for w in range(len(workers))]
+    threads = [threading.Thread(target=work, args=(w,), name=workers[w].name, daemon=True) for w in range(len(workers))]
     for thread in threads:
         thread.start()
     for thread in threads:
@@ -146,4 +151,3 @@ def run_plan(queries: SequenceSet, workers: list[Worker], plan: Plan, *, top: in
         name, j, error = min(failures, key=lambda f: names.index(f[0]))  # lowest worker id: a stable message
         raise WorkerError(f"worker {name} failed on query {queries.names[j]!r}: {type(error).__name__}: {error}")
     return RunResult(rows, scores, runs)  # type: ignore[arg-type]
-

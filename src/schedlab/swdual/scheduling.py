@@ -80,9 +80,36 @@ class Plan:
 
     def describe(self) -> dict:
         """JSON-ready summary: scheduler, predicted makespan, λ and bounds."""
-        return {"scheduler": self.scheduler, "predicted_makespan": self.makespan, "lambda": self.lam,
-                "lambda_lower": self.lower, "lambda_upper": self.upper, "lower_bound": self.lower_bound,
-                "bisection_steps": self.steps}
+        return {
+            "scheduler": self.scheduler,
+            "predicted_makespan": self.makespan,
+            "lambda": self.lam,
+            "lambda_lower": self.lower,
+            "lambda_upper": self.upper,
+            "lower_bound": self.lower_bound,
+            "bisection_steps": self.steps,
+        }
+
+    def report(self, task_names) -> dict:
+        """:meth:`describe` plus the workers and, per task, its planned worker and predicted interval."""
+        names = self.names
+        tasks = [
+            {
+                "query": str(task_names[j]),
+                "planned_worker": names[int(self.worker[j])],
+                "predicted_start": float(self.start[j]),
+                "predicted_end": float(self.end[j]),
+                "predicted_time": float(self.end[j] - self.start[j]),
+            }
+            for j in range(len(self.worker))
+        ]
+        return {
+            **self.describe(),
+            "cpus": self.cpus,
+            "gpus": self.gpus,
+            "workers": [{"name": name, "kind": name[:3]} for name in names],
+            "tasks": tasks,
+        }
 
 
 def make_plan(cpu_time, gpu_time, *, cpus: int, gpus: int, scheduler: str = "dual2") -> Plan:
@@ -121,10 +148,20 @@ def make_plan(cpu_time, gpu_time, *, cpus: int, gpus: int, scheduler: str = "dua
     except HybridError as error:
         raise InputError("schedule", field="scheduler", value=scheduler, message=str(error)) from None
     validate_hybrid(instance, schedule)
-    worker = np.array([res[0] + (cpus if gpu else 0) for gpu, res in zip(schedule.on_gpu, schedule.resources)],
-                      dtype=np.int64)
+    worker = np.array(
+        [res[0] + (cpus if gpu else 0) for gpu, res in zip(schedule.on_gpu, schedule.resources)], dtype=np.int64
+    )
     search = schedule.search
-    return Plan(scheduler, cpus, gpus, worker, np.asarray(schedule.start, dtype=float),
-                np.asarray(schedule.end, dtype=float), bounds(instance).lower,
-                None if search is None else float(search.lam), None if search is None else float(search.lower),
-                None if search is None else float(search.upper), 0 if search is None else search.n_steps)
+    return Plan(
+        scheduler,
+        cpus,
+        gpus,
+        worker,
+        np.asarray(schedule.start, dtype=float),
+        np.asarray(schedule.end, dtype=float),
+        bounds(instance).lower,
+        None if search is None else float(search.lam),
+        None if search is None else float(search.lower),
+        None if search is None else float(search.upper),
+        0 if search is None else search.n_steps,
+    )

@@ -40,7 +40,7 @@ class Scoring:
     gap_extend: int
 
     @classmethod
-    def load(cls, name: str = "BLOSUM62", gap_start: int = 11, gap_extend: int = 1) -> "Scoring":
+    def load(cls, name: str = "BLOSUM62", gap_start: int = 11, gap_extend: int = 1) -> Scoring:
         """Load a standard matrix by name (case-insensitive) with the gap costs of equations (2.3)-(2.4).
 
         Parameters
@@ -113,5 +113,10 @@ class Scoring:
 
     def describe(self) -> dict:
         """The scoring parameters as JSON-ready values (both gap conventions)."""
-        return {"matrix": self.name, "gap_start": self.gap_start, "gap_extend": self.gap_extend,
-                "engine_gap_open": self.open_penalty, "engine_gap_extend": self.extend_penalty}
+        return {
+            "matrix": self.name,
+            "gap_start": self.gap_start,
+            "gap_extend": self.gap_extend,
+            "engine_gap_open": self.open_penalty,
+            "engine_gap_extend": self.extend_penalty,
+        }

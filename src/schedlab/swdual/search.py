@@ -32,8 +32,9 @@ __all__ = ["OUTPUT_FILES", "SearchResult", "check_output_dir", "make_workers", "
 OUTPUT_FILES = ("hits.tsv", "report.json")
 
 
-def make_workers(database: SequenceSet, scoring: Scoring, *, cpus: int, gpus: int,
-                 cpu_engine: str = "pyopal") -> list[Worker]:
+def make_workers(
+    database: SequenceSet, scoring: Scoring, *, cpus: int, gpus: int, cpu_engine: str = "pyopal"
+) -> list[Worker]:
     """``cpus`` CPU workers sharing one thread-safe CPU engine, then one GPU worker per CUDA device.
 
     Raises
@@ -53,8 +54,12 @@ def make_workers(database: SequenceSet, scoring: Scoring, *, cpus: int, gpus: in
 
         found = gpu_count()
         if gpus > found:
-            raise InputError("platform", field="gpus", value=gpus,
-                             expected=f"at most {found} (CUDA devices visible to numba-cuda on this machine)")
+            raise InputError(
+                "platform",
+                field="gpus",
+                value=gpus,
+                expected=f"at most {found} (CUDA devices visible to numba-cuda on this machine)",
+            )
     if cpus:
         engine = make_cpu_engine(cpu_engine, database, scoring)
         workers += [Worker(name, "cpu", engine) for name in worker_names(cpus, 0)]
@@ -88,39 +93,53 @@ class SearchResult:
         """The JSON report: per task predicted vs measured, per worker busy/idle, makespan, λ, cells, GCUPS."""
         makespan = self.run.makespan
         residues = self.database.residues
-        plan = self.plan
-        tasks = []
-        busy = np.zeros(len(self.workers))
-        cells_of = np.zeros(len(self.workers))
-        count = np.zeros(len(self.workers), dtype=np.int64)
-        for j, r in enumerate(self.run.runs):
-            length = int(self.queries.lengths[j])
+        report = self.plan.report(self.queries.names)
+        n_workers = len(self.workers)
+        busy, cells, count = np.zeros(n_workers), np.zeros(n_workers), np.zeros(n_workers, dtype=np.int64)
+        for task, r in zip(report["tasks"], self.run.runs):
+            length = int(self.queries.lengths[r.task])
             busy[r.worker] += r.end - r.start
-            cells_of[r.worker] += length * residues
+            cells[r.worker] += length * residues
             count[r.worker] += 1
-            tasks.append({"query": self.queries.names[j], "length": length, "cells": length * residues,
-                          "planned_worker": self.workers[int(plan.worker[j])].name,
-                          "worker": self.workers[r.worker].name, "predicted_start": float(plan.start[j]),
-                          "predicted_end": float(plan.end[j]),
-                          "predicted_time": float(plan.end[j] - plan.start[j]), "start": r.start, "end": r.end,
-                          "time": r.end - r.start})
-        workers = [{"name": w.name, "kind": w.kind, "engine": w.engine.name, "tasks": int(count[i]),
-                    "busy": float(busy[i]), "idle": float(makespan - busy[i]),
-                    "gcups": float(cells_of[i] / busy[i] / 1e9) if busy[i] > 0 else 0.0}
-                   for i, w in enumerate(self.workers)]
-        idle = float(sum(makespan - b for b in busy))
-        return {
-            **plan.describe(),
-            "cpus": plan.cpus, "gpus": plan.gpus, "top": self.top,
-            "makespan": makespan, "cells": self.cells,
-            "gcups": self.cells / makespan / 1e9 if makespan > 0 else 0.0,
-            "idle_fraction": idle / (len(self.workers) * makespan) if makespan > 0 else 0.0,
-            "queries": {"source": self.queries.source, "sequences": len(self.queries),
-                        "residues": self.queries.residues},
-            "database": {"source": self.database.source, "sequences": len(self.database), "residues": residues},
-            "scoring": self.scoring.describe(), "model": self.model.to_json(),
-            "workers": workers, "tasks": tasks,
-        }
+            task.update(
+                {
+                    "length": length,
+                    "cells": length * residues,
+                    "worker": self.workers[r.worker].name,
+                    "start": r.start,
+                    "end": r.end,
+                    "time": r.end - r.start,
+                }
+            )
+        for i, (entry, worker) in enumerate(zip(report["workers"], self.workers)):
+            entry.update(
+                {
+                    "engine": worker.engine.name,
+                    "tasks": int(count[i]),
+                    "busy": float(busy[i]),
+                    "idle": float(makespan - busy[i]),
+                    "gcups": float(cells[i] / busy[i] / 1e9) if busy[i] > 0 else 0.0,
+                }
+            )
+        idle = float(n_workers * makespan - busy.sum())
+        report.update(
+            {
+                "top": self.top,
+                "makespan": makespan,
+                "cells": self.cells,
+                "gcups": self.cells / makespan / 1e9 if makespan > 0 else 0.0,
+                "idle_fraction": idle / (n_workers * makespan) if makespan > 0 else 0.0,
+                "queries": {
+                    "source": self.queries.source,
+                    "sequences": len(self.queries),
+                    "residues": self.queries.residues,
+                },
+                "database": {"source": self.database.source, "sequences": len(self.database), "residues": residues},
+                "scoring": self.scoring.describe(),
+                "model": self.model.to_json(),
+            }
+        )
+        return report
 
     def files(self) -> dict[str, str]:
         """Name -> content of the output files (:data:`OUTPUT_FILES`)."""
@@ -129,9 +148,20 @@ class SearchResult:
         return {"hits.tsv": self.hits_tsv(), "report.json": json.dumps(self.report(), indent=1) + "\n"}
 
 
-def search(queries: SequenceSet, database: SequenceSet, *, scoring: Scoring, model: PerformanceModel,
-           cpus: int, gpus: int = 0, scheduler: str = "dual2", top: int = 10, workers: list[Worker] | None = None,
-           cpu_engine: str = "pyopal", on_task: Callable[[TaskRun], None] | None = None) -> SearchResult:
+def search(
+    queries: SequenceSet,
+    database: SequenceSet,
+    *,
+    scoring: Scoring,
+    model: PerformanceModel,
+    cpus: int,
+    gpus: int = 0,
+    scheduler: str = "dual2",
+    top: int = 10,
+    workers: list[Worker] | None = None,
+    cpu_engine: str = "pyopal",
+    on_task: Callable[[TaskRun], None] | None = None,
+) -> SearchResult:
     """Search every query against the database on ``cpus`` CPU-core and ``gpus`` GPU workers.
 
     Source: Mendonca (2017), chapter 2, sections 2.3-2.4.

@@ -89,7 +89,7 @@ class SequenceSet:
     def __len__(self) -> int:
         return len(self.texts)
 
-    def subset(self, rows) -> "SequenceSet":
+    def subset(self, rows) -> SequenceSet:
         """The sequences at ``rows`` (in that order)."""
         return SequenceSet(self.source, tuple(self.names[i] for i in rows), tuple(self.texts[i] for i in rows))
 
@@ -112,8 +112,7 @@ def sequence_set(texts, *, alphabet: str, names=None, source: str = "sequences")
         clean = normalise(text)
         if not normalise.is_clean(clean):
             bad = text[normalise.first_illegal(text)]
-            raise InputError(source, field=f"sequence {name!r}", value=repr(bad),
-                             expected="residue letters A-Z or '*'")
+            raise InputError(source, field=f"sequence {name!r}", value=repr(bad), expected="residue letters A-Z or '*'")
         out.append(clean)
     return SequenceSet(source, tuple(names), tuple(out))
 
@@ -210,11 +209,17 @@ def read_fasta(path: str | Path, *, alphabet: str, allow_empty: bool = False) ->
         text = normalise(raw)
         if not normalise.is_clean(text):
             at = normalise.first_illegal(raw)
-            raise InputError(source, _locate(path, index, at), field=f"record {name!r}", value=repr(raw[at]),
-                             expected="residue letters A-Z or '*'")
+            raise InputError(
+                source,
+                _locate(path, index, at),
+                field=f"record {name!r}",
+                value=repr(raw[at]),
+                expected="residue letters A-Z or '*'",
+            )
         if not text and not allow_empty:
-            raise InputError(source, _locate(path, index, None), field=f"record {name!r}",
-                             message=f"record {name!r} has no residue")
+            raise InputError(
+                source, _locate(path, index, None), field=f"record {name!r}", message=f"record {name!r} has no residue"
+            )
         names.append(name)
         texts.append(text)
     return SequenceSet(source, tuple(names), tuple(texts))
@@ -266,8 +271,12 @@ class FastaIndex:
         record = self._fasta[int(i)]
         text = self._normalise(record.seq)
         if not self._normalise.is_clean(text):
-            raise InputError(self.source, _locate(self.path, int(i), None), field=f"record {record.name!r}",
-                             message="illegal residue characters (or irregular line lengths)")
+            raise InputError(
+                self.source,
+                _locate(self.path, int(i), None),
+                field=f"record {record.name!r}",
+                message="illegal residue characters (or irregular line lengths)",
+            )
         return record.name, text
 
     def subset(self, rows) -> SequenceSet:

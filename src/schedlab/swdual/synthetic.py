@@ -29,8 +29,26 @@ from schedlab.swdual.sequences import SequenceSet
 __all__ = ["LENGTH_MODELS", "RESIDUE_FREQUENCIES", "generate_sequences", "write_fasta"]
 
 RESIDUE_FREQUENCIES = {
-    "A": 8.25, "R": 5.53, "N": 4.06, "D": 5.45, "C": 1.37, "Q": 3.93, "E": 6.75, "G": 7.07, "H": 2.27, "I": 5.96,
-    "L": 9.66, "K": 5.84, "M": 2.42, "F": 3.86, "P": 4.70, "S": 6.56, "T": 5.34, "W": 1.08, "Y": 2.92, "V": 6.87,
+    "A": 8.25,
+    "R": 5.53,
+    "N": 4.06,
+    "D": 5.45,
+    "C": 1.37,
+    "Q": 3.93,
+    "E": 6.75,
+    "G": 7.07,
+    "H": 2.27,
+    "I": 5.96,
+    "L": 9.66,
+    "K": 5.84,
+    "M": 2.42,
+    "F": 3.86,
+    "P": 4.70,
+    "S": 6.56,
+    "T": 5.34,
+    "W": 1.08,
+    "Y": 2.92,
+    "V": 6.87,
 }
 """UniProtKB/Swiss-Prot amino-acid composition in percent (normalised before drawing)."""
 
@@ -50,8 +68,15 @@ def _lengths(n: int, low: int, high: int, model: str, rng: np.random.Generator) 
     return np.clip(np.rint(np.exp(_MU + _SIGMA * ndtri(u))), low, high).astype(np.int64)
 
 
-def generate_sequences(n: int, *, rng: np.random.Generator, min_length: int = 4, max_length: int = 35213,
-                       lengths: str = "uniprot", prefix: str = "seq") -> SequenceSet:
+def generate_sequences(
+    n: int,
+    *,
+    rng: np.random.Generator,
+    min_length: int = 4,
+    max_length: int = 35213,
+    lengths: str = "uniprot",
+    prefix: str = "seq",
+) -> SequenceSet:
     """Draw ``n`` protein sequences named ``{prefix}{i:06d}``.
 
     Parameters
@@ -103,7 +128,7 @@ def write_fasta(sequences: SequenceSet, path: str | Path, *, width: int = 60) ->
     lines = []
     for name, text in zip(sequences.names, sequences.texts):
         lines.append(f">{name}\n")
-        lines.extend(text[i:i + width] + "\n" for i in range(0, len(text), width))
+        lines.extend(text[i : i + width] + "\n" for i in range(0, len(text), width))
     data = "".join(lines).encode("ascii")
     if path.suffix == ".gz":
         with path.open("wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb", mtime=0, filename="") as handle:
