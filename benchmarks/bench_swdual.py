@@ -9,16 +9,19 @@ Questions (the SWDUAL issue's speed checks):
    Target: >= 6 GCUPS per core (one SWIPE core did about 8.2 in Mendonca
    (2017), Table 2.2).
 2. A search of ``--queries`` queries (uniform lengths 100-5,000, as the
-   thesis's 40 queries) against a ``--sequences``-sequence synthetic
-   database on ``--cpus`` CPU workers, per scheduler: measured and predicted
+   thesis's 40 queries; ``--query-lengths 4500,5000`` for its homogeneous
+   set) against a ``--sequences``-sequence synthetic database on ``--cpus``
+   CPU and ``--gpus`` GPU workers, per scheduler: measured and predicted
    makespan, idle share of the makespan (target < 5 %), GCUPS, and a digest
-   of the hit table (identical for every scheduler).
+   of the hit table (identical for every scheduler). With ``--gpus`` the GPU
+   engine is calibrated too, so its GCUPS appear in the header line.
 
 Prints Markdown tables. The database, queries and calibration are seeded;
 only the times vary between runs.
 
-    python benchmarks/bench_swdual.py [--sequences 100000] [--queries 40] [--cpus 2]
-        [--schedulers dual2,self-scheduling] [--repeat 3] [--skip-engines] [--skip-search]
+    python benchmarks/bench_swdual.py [--sequences 100000] [--queries 40] [--cpus 2] [--gpus 0]
+        [--query-lengths 100,5000] [--schedulers dual2,self-scheduling] [--repeat 3]
+        [--skip-engines] [--skip-search]
 """
 
 from __future__ import annotations
@@ -113,25 +116,32 @@ def search_table(scoring: Scoring, args) -> None:
     rng = np.random.default_rng(args.seed)
     t0 = time.perf_counter()
     db = generate_sequences(args.sequences, rng=rng)
-    queries = generate_sequences(args.queries, rng=rng, min_length=100, max_length=5000, lengths="uniform", prefix="q")
+    low, high = (int(v) for v in args.query_lengths.split(","))
+    queries = generate_sequences(args.queries, rng=rng, min_length=low, max_length=high, lengths="uniform", prefix="q")
     generation = time.perf_counter() - t0
     t0 = time.perf_counter()
     sample = database_sample(db, 2_000_000, rng=rng)
-    model = PerformanceModel(
-        calibrate_engine(lambda s: OpalEngine(s, scoring), sample, rng=rng, parallel=args.cpus), None
-    )
+    cpu = calibrate_engine(lambda s: OpalEngine(s, scoring), sample, rng=rng, parallel=args.cpus) if args.cpus else None
+    gpu = None
+    if args.gpus:
+        from schedlab.swdual.gpu import CudaEngine
+
+        gpu = calibrate_engine(lambda s: CudaEngine(s, scoring), sample, rng=rng)
+    model = PerformanceModel(cpu, gpu)
     calibration = time.perf_counter() - t0
-    cpu = model.cpu
     print(
         f"\nSearch: {len(queries)} queries ({queries.residues} residues), {len(db)} sequences "
-        f"({db.residues} residues), {queries.residues * db.residues:.3e} cells, {args.cpus} CPU workers; "
-        f"generation {generation:.1f} s, calibration {calibration:.1f} s "
-        f"(GCUPS {', '.join(f'{g:.2f} at {n}' for n, g in zip(cpu.lengths, cpu.gcups))})\n"
+        f"({db.residues} residues), {queries.residues * db.residues:.3e} cells, {args.cpus} CPU + {args.gpus} GPU "
+        f"workers; generation {generation:.1f} s, calibration {calibration:.1f} s; calibrated GCUPS per worker: "
+        + "; ".join(
+            f"{m.engine} " + ", ".join(f"{g:.2f} at {n}" for n, g in zip(m.lengths, m.gcups)) for m in (cpu, gpu) if m
+        )
+        + "\n"
     )
     print("| scheduler | makespan s | predicted s | idle % | GCUPS | GCUPS per worker | hits sha256 | peak MiB |")
     print("|---|---:|---:|---:|---:|---:|---|---:|")
     for scheduler in args.schedulers.split(","):
-        result = search(queries, db, scoring=scoring, model=model, cpus=args.cpus, scheduler=scheduler)
+        result = search(queries, db, scoring=scoring, model=model, cpus=args.cpus, gpus=args.gpus, scheduler=scheduler)
         report = result.report()
         digest = hashlib.sha256(result.hits_tsv().encode()).hexdigest()[:12]
         per_worker = ", ".join(f"{w['gcups']:.2f}" for w in report["workers"])
@@ -148,6 +158,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sequences", type=int, default=100_000, help="database size of the search")
     parser.add_argument("--queries", type=int, default=40)
     parser.add_argument("--cpus", type=int, default=2)
+    parser.add_argument("--gpus", type=int, default=0, help="GPU workers (CUDA devices; calibrated too)")
+    parser.add_argument("--query-lengths", default="100,5000", help="MIN,MAX uniform query lengths")
     parser.add_argument("--schedulers", default="dual2,self-scheduling")
     parser.add_argument("--engine-sequences", type=int, default=10_000, help="database size of the GCUPS table")
     parser.add_argument("--repeat", type=int, default=3)

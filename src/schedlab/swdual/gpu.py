@@ -118,17 +118,17 @@ class CudaEngine:
                 d = self._d
                 kernel[self._blocks, THREADS](
                     cuda.to_device(codes),
-                    len(codes),
+                    np.int32(len(codes)),  # 32-bit scalars keep the cell loop in 32-bit arithmetic
                     self._matrix,
-                    len(self.scoring.alphabet),
+                    np.int32(len(self.scoring.alphabet)),
                     d["residues"],
                     d["start"],
                     d["length"],
                     d["order"],
                     self._h,
                     self._f,
-                    self.scoring.gap_start,
-                    self.scoring.gap_extend,
+                    np.int32(self.scoring.gap_start),
+                    np.int32(self.scoring.gap_extend),
                     out,
                 )
                 return out.copy_to_host().astype(np.int64)
