@@ -1,0 +1,52 @@
+"""The reproduction's pieces: planned comparisons by hand, measured searches agree, the tables' shape."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from schedlab.swdual.calibration import EngineModel, PerformanceModel
+from schedlab.swdual.experiment import (
+    QUERY_SETS,
+    cell_check_table,
+    measured_comparison,
+    planned_comparison,
+    query_set,
+    thesis_gcups_table,
+)
+from schedlab.swdual.scoring import Scoring
+from schedlab.swdual.synthetic import generate_sequences
+
+# CPU 1 GCUPS, GPU 4 GCUPS, no overhead: a query of L residues against 10^9 residues takes L s on a CPU, L/4 on a GPU
+FLAT = PerformanceModel(EngineModel("cpu", (1,), (1.0,)), EngineModel("gpu", (1,), (4.0,)))
+
+
+def test_planned_comparison_by_hand():
+    """Lengths 4, 4, 4, 4 on 1 CPU + 1 GPU: GPU-only 4 tasks x 1 s = 4 s; CPU-only 16 s; the best split
+    puts 3 tasks on the GPU (3 s) and 1 on the CPU (4 s): makespan 4, lower bound max(1, 4 / 2) = 2."""
+    rows = planned_comparison({"four": np.array([4, 4, 4, 4])}, 10**9, FLAT, platforms=((1, 1),))
+    by = {r.scheduler: r for r in rows}
+    assert by["gpu-only"].makespan == pytest.approx(4) and by["cpu-only"].makespan == pytest.approx(16)
+    assert by["dual2"].makespan <= 2 * 4 and by["dual2"].lower_bound == pytest.approx(2)
+    assert by["gpu-only"].idle_fraction == pytest.approx(0.5)  # the CPU never works
+    assert by["gpu-only"].gcups == pytest.approx(16 * 1e9 / 4 / 1e9)
+
+
+def test_measured_comparison_same_hits():
+    scoring = Scoring.load()
+    db = generate_sequences(100, rng=np.random.default_rng(0), max_length=300)
+    sets = {"small": generate_sequences(4, rng=np.random.default_rng(1), min_length=10, max_length=200)}
+    model = PerformanceModel(EngineModel("pyopal", (100,), (5.0,)), None)
+    rows = measured_comparison(sets, db, scoring=scoring, model=model, cpus=2)
+    assert [r.scheduler for r in rows] == ["dual2", "self-scheduling", "equal"]
+    assert len({r.hits_sha256 for r in rows}) == 1
+    assert all(r.gcups == pytest.approx(sets["small"].residues * db.residues / r.makespan / 1e9) for r in rows)
+
+
+def test_query_sets_and_tables():
+    for name, (low, high) in QUERY_SETS.items():
+        lengths = query_set(name, 40, rng=np.random.default_rng(0)).lengths
+        assert len(lengths) == 40 and lengths.min() >= low and lengths.max() <= high
+    assert cell_check_table().count("\n") == 2 + 7 - 1
+    table = thesis_gcups_table({1000: 9.0}, {"heterogeneous, 2 CPU workers": 17.5})
+    assert "| one CPU core, query of 1000 | 9.00 | 8.2" in table and "| 35.81 |" in table
