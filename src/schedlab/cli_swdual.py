@@ -45,8 +45,8 @@ def _lengths(text: str) -> tuple[int, ...]:
 
 
 def _default_cpus(gpus: int) -> int:
-    """One core per CPU worker, less one host core per GPU worker (spec ambiguity 7)."""
-    return max(1, (os.cpu_count() or 1) - gpus)
+    """One core per CPU worker, less one host core per GPU worker (section 2.5.1: GPU workers use host CPU time)."""
+    return max(1, (os.cpu_count() or 1) - gpus)  # spec ambiguity 7
 
 
 def _refuse_existing(path: Path, force: bool) -> None:

@@ -1,8 +1,8 @@
 """Per-engine performance models: predicted task time from query length and database size, measured here.
 
 Source: Mendonca (2017), chapter 2, section 2.3 needs a CPU time and a GPU
-time for every task but does not say how they are obtained (spec ambiguity
-2). The model here is the spec's suggestion:
+time for every task but does not say how they are obtained (our choice,
+like a pilot run of each engine type):
 
     time(L, R) = overhead + L * R / (GCUPS(L) * 10^9)
 

@@ -2,7 +2,7 @@
 
 Source: Mendonca (2017), chapter 2, section 2.4: the master merges the
 workers' results and presents them; SWIPE and CUDASW++ report the best
-scores per query (spec section 4: scores only, no traceback). Ties are
+scores per query (scores only, no traceback). Ties are
 broken by database index, so hits never depend on which worker ran a query.
 """
 

@@ -18,8 +18,8 @@ def gotoh_score(query: str, target: str, scoring: Scoring) -> int:
     Source: equations (2.2)-(2.4): ``H_ij = max(H_{i-1,j-1} + S(q_i, d_j),
     E_ij, F_ij, 0)``, ``E_ij = max(E_{i,j-1}, H_{i,j-1} - G_s) - G_e`` and
     ``F_ij = max(F_{i-1,j}, H_{i-1,j} - G_s) - G_e``; first row and column of
-    ``H`` are 0, ``E`` and ``F`` start at minus infinity (spec section 4,
-    inference); the score is ``max_ij H_ij``, 0 for an empty sequence.
+    ``H`` are 0, ``E`` and ``F`` start at minus infinity (the thesis is
+    silent; Gotoh's initialisation); the score is ``max_ij H_ij``, 0 for an empty sequence.
     Cost: O(|query| |target|) Python steps, O(|target|) memory.
     """
     a = scoring.encode(query).tolist()

@@ -24,7 +24,8 @@ from schedlab.validation_hybrid import validate_hybrid
 __all__ = ["DYNAMIC", "SCHEDULERS", "Plan", "make_plan", "worker_names"]
 
 SCHEDULERS = ("dual2", "da2", "equal", "proportional", "self-scheduling", "eft", "cpu-only", "gpu-only")
-"""Schedulers a search accepts (the SWDUAL set of spec section 3.7 plus DA-2)."""
+"""Schedulers a search accepts: DUAL2, the strategies of section 2.1 (equal, proportional,
+self-scheduling), EFT, CPU-only and GPU-only, and DA-2 (Bleuse et al. 2015)."""
 
 DYNAMIC = frozenset({"self-scheduling"})
 """Schedulers whose workers pull the next query at run time instead of following the plan."""

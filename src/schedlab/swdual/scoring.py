@@ -40,7 +40,7 @@ class Scoring:
     gap_extend: int
 
     @classmethod
-    def load(cls, name: str = "BLOSUM62", gap_start: int = 11, gap_extend: int = 1) -> Scoring:
+    def load(cls, name: str = "BLOSUM62", gap_start: int = 11, gap_extend: int = 1) -> Scoring:  # spec amb. 6
         """Load a standard matrix by name (case-insensitive) with the gap costs of equations (2.3)-(2.4).
 
         Parameters
@@ -60,7 +60,7 @@ class Scoring:
         Notes
         -----
         Defaults are SWIPE's (BLOSUM62, ``-G 11 -E 1``); the thesis does not
-        give the values of its experiments (spec ambiguity 6).
+        give the values of its experiments.
         """
         from Bio.Align import substitution_matrices
 
