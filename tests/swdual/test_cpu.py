@@ -49,6 +49,14 @@ def test_edge_cases_equal_reference_and_biopython(engine):
 
 
 @pytest.mark.parametrize("engine", ENGINES)
+def test_linear_gaps(engine):
+    """G_s = 0: BAAB against BB is B, a gap of 2 (cost 2), B: 4 + 4 - 2 = 6 (parasail's striped kernel says 4)."""
+    scoring = Scoring.load("BLOSUM62", 0, 1)
+    assert engine(_db(["BB"], scoring), scoring).scores("BAAB").tolist() == [6]
+    assert gotoh_score("BAAB", "BB", scoring) == 6
+
+
+@pytest.mark.parametrize("engine", ENGINES)
 def test_empty_query_scores_zero(engine):
     assert engine(_db(["", "AW", "WWW"]), B62).scores("").tolist() == [0, 0, 0]
 

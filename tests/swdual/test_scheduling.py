@@ -9,8 +9,8 @@ from hypothesis import strategies as st
 
 from schedlab.errors import InputError
 from schedlab.offline.hybrid import brute_force_opt
-from schedlab.platform.hybrid import HybridInstance
 from schedlab.swdual.scheduling import SCHEDULERS, make_plan, worker_names
+from schedlab.workload.hybrid import HybridInstance
 
 TOL = 1 + 1e-9
 

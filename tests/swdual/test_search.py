@@ -14,7 +14,7 @@ from schedlab.swdual.hits import top_hits
 from schedlab.swdual.reference import gotoh_score
 from schedlab.swdual.runtime import Worker, WorkerError
 from schedlab.swdual.scoring import Scoring
-from schedlab.swdual.search import OUTPUT_FILES, check_output_dir, make_workers, search, write_files
+from schedlab.swdual.search import OUTPUT_FILES, make_workers, search, write_files
 from schedlab.swdual.synthetic import generate_sequences
 
 B62 = Scoring.load()
@@ -73,16 +73,11 @@ def test_report_accounts_for_every_cell_and_second():
 
 def test_outputs_written_whole(tmp_path):
     result = search(QUERIES, DB, scoring=B62, model=MODEL, cpus=1, top=2)
-    out = check_output_dir(tmp_path / "hits")
+    out = tmp_path / "hits"
     write_files(out, result.files())
-    assert sorted(p.name for p in out.iterdir()) == sorted(OUTPUT_FILES)
+    assert sorted(p.name for p in out.iterdir()) == sorted(OUTPUT_FILES)  # no temporary file left
     assert json.loads((out / "report.json").read_text())["top"] == 2
-    with pytest.raises(InputError, match="already holds search results; use --force"):
-        check_output_dir(out)
-    assert check_output_dir(out, force=True) == out
-    (tmp_path / "file").write_text("x")
-    with pytest.raises(InputError, match="exists and is not a directory"):
-        check_output_dir(tmp_path / "file")
+    assert (out / "hits.tsv").read_text() == result.hits_tsv()
 
 
 class _Dying:
@@ -93,7 +88,7 @@ class _Dying:
 
 
 def test_dying_worker_fails_the_search_before_any_output(tmp_path):
-    out = check_output_dir(tmp_path / "hits")
+    out = tmp_path / "hits"
     workers = make_workers(DB, B62, cpus=1, gpus=0) + [Worker("cpu1", "cpu", _Dying())]
     with pytest.raises(WorkerError, match="worker cpu1 failed on query 'q0000"):
         write_files(out, search(QUERIES, DB, scoring=B62, model=MODEL, cpus=2, workers=workers).files())

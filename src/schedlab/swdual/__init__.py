@@ -22,7 +22,7 @@ from schedlab.swdual.reference import gotoh_score
 from schedlab.swdual.runtime import RunResult, TaskRun, Worker, WorkerError, run_plan
 from schedlab.swdual.scheduling import SCHEDULERS, Plan, make_plan, worker_names
 from schedlab.swdual.scoring import PROTEIN_MATRICES, Scoring
-from schedlab.swdual.search import SearchResult, check_output_dir, make_workers, search, write_files
+from schedlab.swdual.search import SearchResult, make_workers, search, write_files
 from schedlab.swdual.sequences import FastaIndex, SequenceSet, read_fasta, sequence_set
 from schedlab.swdual.synthetic import generate_sequences, write_fasta
 
@@ -46,7 +46,6 @@ __all__ = [
     "Worker",
     "WorkerError",
     "calibrate_engine",
-    "check_output_dir",
     "database_sample",
     "generate_sequences",
     "gotoh_score",

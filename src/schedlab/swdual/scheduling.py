@@ -1,13 +1,19 @@
-"""Which worker runs which query: the CPU+GPU schedulers of ``schedlab.offline.hybrid`` behind one call.
+"""Which worker runs which query: the registered CPU+GPU algorithms on the calibrated task times.
 
 Source: Mendonca (2017), chapter 2, section 2.3 (DUAL2 and its bisection)
 and section 2.1 (the equal, proportional and self-scheduling strategies it is
-compared with). The algorithms themselves live in
-:mod:`schedlab.offline.hybrid`; this module is the only place the SWDUAL
-runtime touches them, so a change of their return type is a one-file edit.
+compared with). The algorithms live in :mod:`schedlab.offline.hybrid` and are
+looked up in :mod:`schedlab.registry`; this module is the only place the
+SWDUAL runtime touches them.
 
-Workers share one id space: CPUs ``0 .. m-1``, then GPUs ``m .. m+k-1``,
-named ``cpu0 ..`` and ``gpu0 ..``.
+The predicted task times are a CPU+GPU task table
+(:class:`~schedlab.workload.hybrid.HybridInstance`, one CPU time and one GPU
+time per query) whose run-time model is
+:class:`~schedlab.runtime.hybrid.HybridTimes`; every plan is the common
+:class:`~schedlab.schedule.Schedule`, checked by
+:func:`schedlab.validation.validate` against that model. Workers are the
+platform's ids: CPUs ``0 .. m-1``, then GPUs ``m .. m+k-1``, named
+``cpu0 ..`` and ``gpu0 ..``.
 """
 
 from __future__ import annotations
@@ -16,12 +22,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from schedlab import registry
 from schedlab.errors import InputError
-from schedlab.offline.hybrid import HYBRID_ALGORITHMS, HybridError, bounds
-from schedlab.platform.hybrid import HybridInstance
-from schedlab.validation_hybrid import validate_hybrid
+from schedlab.offline.hybrid import HybridError, bounds, hybrid_instance, search_of
+from schedlab.schedule import Instance, Schedule
+from schedlab.validation import validate
+from schedlab.workload.hybrid import HybridInstance
 
-__all__ = ["DYNAMIC", "SCHEDULERS", "Plan", "make_plan", "worker_names"]
+__all__ = ["DYNAMIC", "SCHEDULERS", "Plan", "make_plan", "search_tasks", "worker_names"]
 
 SCHEDULERS = ("dual2", "da2", "equal", "proportional", "self-scheduling", "eft", "cpu-only", "gpu-only")
 """Schedulers a search accepts: DUAL2, the strategies of section 2.1 (equal, proportional,
@@ -44,7 +52,8 @@ class Plan:
     interval. ``lam``, ``lower`` and ``upper`` come from a dual-approximation
     bisection (None otherwise): the guess of the returned schedule, the largest
     rejected guess (<= OPT) and the smallest accepted one. ``lower_bound`` is
-    ``max(area, longest task)``, valid for every scheduler.
+    ``max(area, longest task)``, valid for every scheduler. ``instance`` and
+    ``schedule`` are the common types the plan was validated as.
     """
 
     scheduler: str
@@ -54,6 +63,8 @@ class Plan:
     start: np.ndarray
     end: np.ndarray
     lower_bound: float
+    instance: Instance
+    schedule: Schedule
     lam: float | None = None
     lower: float | None = None
     upper: float | None = None
@@ -113,13 +124,29 @@ class Plan:
         }
 
 
+def search_tasks(cpu_time, gpu_time, *, cpus: int, gpus: int, names=None) -> HybridInstance:
+    """The task table of a search: task ``j`` takes ``cpu_time[j]`` on one CPU core or ``gpu_time[j]`` on a GPU.
+
+    Times of a kind without workers are left out (``None``: impossible).
+
+    Raises
+    ------
+    InputError
+        On bad worker counts or a time that is not a finite number > 0.
+    """
+    cpu_time = np.asarray(cpu_time, dtype=float)
+    gpu_time = np.asarray(gpu_time, dtype=float)
+    tasks = [(float(c) if cpus else None, float(g) if gpus else None) for c, g in zip(cpu_time, gpu_time, strict=True)]
+    return HybridInstance.from_tasks(cpus, gpus, tasks, source="tasks")
+
+
 def make_plan(cpu_time, gpu_time, *, cpus: int, gpus: int, scheduler: str = "dual2") -> Plan:
     """Schedule independent tasks with CPU times ``cpu_time`` and GPU times ``gpu_time`` on ``cpus + gpus`` workers.
 
     Source: section 2.3 of Mendonca (2017) for ``dual2``; the baselines as in
     :mod:`schedlab.offline.hybrid.baselines`.
-    Guarantee: the schedule passes the independent hybrid validator; ``dual2``
-    and ``da2`` are within ``2 (1 + 0.001)`` of the optimum for these times.
+    Guarantee: the schedule passes :func:`schedlab.validation.validate`;
+    ``dual2`` and ``da2`` are within ``2 (1 + 0.001)`` of the optimum for these times.
     Cost: that of the scheduler (O(n log n) per bisection step for dual2).
 
     Parameters
@@ -140,19 +167,15 @@ def make_plan(cpu_time, gpu_time, *, cpus: int, gpus: int, scheduler: str = "dua
     """
     if scheduler not in SCHEDULERS:
         raise InputError("schedule", field="scheduler", value=scheduler, expected=", ".join(SCHEDULERS))
-    cpu_time = np.asarray(cpu_time, dtype=float)
-    gpu_time = np.asarray(gpu_time, dtype=float)
-    tasks = [(float(c) if cpus else None, float(g) if gpus else None) for c, g in zip(cpu_time, gpu_time, strict=True)]
-    instance = HybridInstance.from_tasks(cpus, gpus, tasks, source="tasks")
+    tasks = search_tasks(cpu_time, gpu_time, cpus=cpus, gpus=gpus)
     try:
-        schedule = HYBRID_ALGORITHMS[scheduler].run(instance)
+        schedule = registry.get(scheduler, kind="offline").build()(tasks)
     except HybridError as error:
         raise InputError("schedule", field="scheduler", value=scheduler, message=str(error)) from None
-    validate_hybrid(instance, schedule)
-    worker = np.array(
-        [res[0] + (cpus if gpu else 0) for gpu, res in zip(schedule.on_gpu, schedule.resources)], dtype=np.int64
-    )
-    search = schedule.search
+    instance = hybrid_instance(tasks)
+    validate(instance, schedule)
+    worker = np.array([alloc[0][0] for alloc in schedule.alloc], dtype=np.int64)
+    search = search_of(schedule)
     return Plan(
         scheduler,
         cpus,
@@ -160,7 +183,9 @@ def make_plan(cpu_time, gpu_time, *, cpus: int, gpus: int, scheduler: str = "dua
         worker,
         np.asarray(schedule.start, dtype=float),
         np.asarray(schedule.end, dtype=float),
-        bounds(instance).lower,
+        bounds(tasks).lower,
+        instance,
+        schedule,
         None if search is None else float(search.lam),
         None if search is None else float(search.lower),
         None if search is None else float(search.upper),

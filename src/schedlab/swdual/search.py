@@ -27,7 +27,7 @@ from schedlab.swdual.scheduling import Plan, make_plan, worker_names
 from schedlab.swdual.scoring import Scoring
 from schedlab.swdual.sequences import SequenceSet
 
-__all__ = ["OUTPUT_FILES", "SearchResult", "check_output_dir", "make_workers", "search", "write_files"]
+__all__ = ["OUTPUT_FILES", "SearchResult", "make_workers", "search", "write_files"]
 
 OUTPUT_FILES = ("hits.tsv", "report.json")
 
@@ -203,19 +203,6 @@ def search(
     plan = make_plan(cpu_time, gpu_time, cpus=cpus, gpus=gpus, scheduler=scheduler)
     run = run_plan(queries, workers, plan, top=top, on_task=on_task)
     return SearchResult(queries, database, scoring, model, plan, tuple(workers), run, top)
-
-
-def check_output_dir(out: str | Path, *, force: bool = False) -> Path:
-    """``out`` as a Path, refused (InputError) when it is a file, or holds our outputs and ``force`` is off.
-
-    Called before a search starts, so a refused directory costs no alignment.
-    """
-    out = Path(out)
-    if out.exists() and not out.is_dir():
-        raise InputError(str(out), message="exists and is not a directory")
-    if not force and any((out / name).exists() for name in OUTPUT_FILES):
-        raise InputError(str(out), message="already holds search results; use --force to replace them")
-    return out
 
 
 def write_files(out: Path, files: dict[str, str]) -> list[Path]:

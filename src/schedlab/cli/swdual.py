@@ -15,21 +15,15 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.console import Console
 from rich.table import Table
+
+from schedlab.cli.common import check_out_dir, err, one_line_errors, out, progress_bar
+
+__all__ = ["swdual_app"]
 
 swdual_app = typer.Typer(help="Smith-Waterman protein search on CPUs and GPUs (SWDUAL).", no_args_is_help=True)
 
-out = Console(highlight=False)
-err = Console(stderr=True, highlight=False)
-
 _SCHEDULER_HELP = "dual2 (default), da2, equal, proportional, self-scheduling, eft, cpu-only, gpu-only"
-
-
-def _errors():
-    from schedlab.cli import _one_line_errors  # the app's handler, which knows --debug
-
-    return _one_line_errors()
 
 
 def _lengths(text: str) -> tuple[int, ...]:
@@ -68,7 +62,7 @@ def generate(
     force: Annotated[bool, typer.Option(help="Overwrite --out.")] = False,
 ) -> None:
     """Write a seeded synthetic protein set (UniProt-like residue frequencies and lengths)."""
-    with _errors():
+    with one_line_errors():
         import numpy as np
 
         from schedlab.swdual.synthetic import generate_sequences, write_fasta
@@ -109,7 +103,7 @@ def calibrate(
     as_json: Annotated[bool, typer.Option("--json", help="Print the model as JSON.")] = False,
 ) -> None:
     """Measure GCUPS per engine over query lengths; store time = overhead + L R / GCUPS(L) as JSON."""
-    with _errors():
+    with one_line_errors():
         import numpy as np
 
         from schedlab.swdual.calibration import PerformanceModel, calibrate_engine, database_sample
@@ -230,7 +224,7 @@ def schedule(
     as_json: Annotated[bool, typer.Option("--json", help="Print the plans as JSON.")] = False,
 ) -> None:
     """Plan tasks on CPU and GPU workers from measured or modelled times (no alignment)."""
-    with _errors():
+    with one_line_errors():
         from schedlab.swdual.scheduling import make_plan
 
         names, cpu_time, gpu_time = _read_tasks(tasks, model, residues)
@@ -268,7 +262,7 @@ def schedule(
 def search(
     queries: Annotated[Path, typer.Argument(help="Query FASTA (plain or gzip).")],
     db: Annotated[Path, typer.Argument(help="Database FASTA (plain or gzip).")],
-    out_dir: Annotated[Path, typer.Option("--out", "-o", help="Directory for hits.tsv and report.json.")],
+    out_dir: Annotated[Path, typer.Option("--out", "-o", help="Directory for hits.tsv and report.json (empty).")],
     cpus: Annotated[int | None, typer.Option(help="CPU workers (default: cores - GPUs).")] = None,
     gpus: Annotated[int, typer.Option(help="GPU workers (CUDA devices).")] = 0,
     scheduler: Annotated[str, typer.Option(help=_SCHEDULER_HELP)] = "dual2",
@@ -280,21 +274,22 @@ def search(
     cpu_engine: Annotated[str, typer.Option(help="pyopal or parasail.")] = "pyopal",
     gantt: Annotated[bool, typer.Option(help="Also write gantt.png (predicted vs measured).")] = False,
     seed: Annotated[int, typer.Option(help="Seed of the on-the-fly calibration.")] = 0,
-    force: Annotated[bool, typer.Option(help="Replace results already in --out.")] = False,
+    force: Annotated[bool, typer.Option(help="Write into a non-empty --out.")] = False,
     quiet: Annotated[bool, typer.Option(help="No progress bar and no table.")] = False,
 ) -> None:
     """Align every query against the database on CPU and GPU workers; write ranked hits and a run report."""
-    with _errors():
+    with one_line_errors():
         import numpy as np
 
         from schedlab.swdual.calibration import PerformanceModel, calibrate_engine, database_sample
         from schedlab.swdual.cpu import make_cpu_engine
         from schedlab.swdual.scoring import Scoring
-        from schedlab.swdual.search import check_output_dir, make_workers, write_files
+        from schedlab.swdual.search import make_workers, write_files
         from schedlab.swdual.search import search as run_search
         from schedlab.swdual.sequences import read_fasta
 
-        out_path = check_output_dir(out_dir, force=force)
+        check_out_dir(out_dir, force)
+        out_path = out_dir
         cpus = _default_cpus(gpus) if cpus is None else cpus
         scoring = Scoring.load(matrix, gap_start, gap_extend)
         perf = PerformanceModel.read(model) if model is not None else None
@@ -333,14 +328,15 @@ def search(
             "top": top,
             "workers": workers,
         }
-        if not quiet and err.is_terminal:
-            from rich.progress import Progress
+        with progress_bar(len(query_set), enabled=not quiet and err.is_terminal, what="aligning") as advance:
+            done: list[int] = []
 
-            with Progress(console=err, transient=True) as progress:
-                bar = progress.add_task("aligning", total=len(query_set))
-                result = run_search(query_set, database, on_task=lambda _: progress.advance(bar), **options)
-        else:
-            result = run_search(query_set, database, **options)
+            def on_task(_run) -> None:  # called from the worker threads
+                done.append(1)
+                if advance is not None:
+                    advance(len(done), len(query_set))
+
+            result = run_search(query_set, database, on_task=on_task, **options)
         files = result.files()
         write_files(out_path, files)
         report = json.loads(files["report.json"])

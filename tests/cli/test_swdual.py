@@ -8,7 +8,7 @@ import json
 import pytest
 from typer.testing import CliRunner
 
-from schedlab.cli_swdual import swdual_app
+from schedlab.cli import app
 from schedlab.swdual.calibration import EngineModel, PerformanceModel
 from schedlab.swdual.cpu import ParasailEngine
 from schedlab.swdual.hits import top_hits
@@ -19,7 +19,7 @@ runner = CliRunner()
 
 
 def invoke(*args):
-    return runner.invoke(swdual_app, [str(a) for a in args])
+    return runner.invoke(app, ["swdual", *[str(a) for a in args]])
 
 
 @pytest.fixture
@@ -139,7 +139,7 @@ def test_existing_results_need_force(tmp_path, fasta, model):
     args = ["search", queries, db, "--model", model, "--out", tmp_path / "hits", "--quiet"]
     assert invoke(*args).exit_code == 0
     again = invoke(*args)
-    assert again.exit_code == 1 and "use --force" in again.output
+    assert again.exit_code == 1 and "output directory is not empty (use --force to overwrite)" in again.output
     assert invoke(*args, "--force").exit_code == 0
 
 
