@@ -206,3 +206,33 @@ def test_calibrate_writes_a_model(tmp_path, fasta):
     assert model.calibration["sample_residues"] >= 20000
     bad = invoke("calibrate", "--lengths", "200,50", "--out", tmp_path / "x.json")
     assert bad.exit_code == 1 and "--lengths = 200,50, expected increasing integers" in bad.output
+
+
+def test_reproduce_swdual_tiny(tmp_path):
+    out = tmp_path / "report"
+    result = runner.invoke(
+        app,
+        [
+            "reproduce",
+            "swdual",
+            "--out",
+            str(out),
+            "--sequences",
+            "200",
+            "--queries",
+            "2",
+            "--scheduler",
+            "dual2",
+            "--scheduler",
+            "equal",
+            "--seed",
+            "4",
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    rows = list(csv.DictReader((out / "measured.csv").open()))
+    assert [r["scheduler"] for r in rows] == ["dual2", "equal", "dual2", "equal"]
+    assert rows[0]["hits_sha256"] == rows[1]["hits_sha256"] and rows[2]["hits_sha256"] == rows[3]["hits_sha256"]
+    assert json.loads((out / "experiment.json").read_text())["plan"]["sequences"] == 200
+    again = runner.invoke(app, ["reproduce", "swdual", "--out", str(out), "--quick"])
+    assert again.exit_code == 1 and "use --force" in again.output

@@ -25,6 +25,12 @@ runs seed 000's chapter 5 experiment through the campaign runner
 (:mod:`schedlab.experiments.locality_ch5`): fat-tree campaigns, store, metrics
 normalised to basic, one figure per metric, the claim checked, ``summary.md``
 and ``summary.html``.
+
+``schedlab reproduce swdual --out report/swdual [--quick] [--cpus 2]`` runs
+Mendonca (2017) chapter 2's experiment (:mod:`schedlab.experiments.swdual`):
+real searches per scheduler on this machine's cores, CPU+GPU plans from the
+calibrated model, the thesis's consistency checks; ``summary.md``,
+``measured.csv``, ``planned.csv``, ``model.json``, ``experiment.json``.
 """
 
 from __future__ import annotations
@@ -424,5 +430,48 @@ def locality_ch4(
         began = perf_counter()
         frame = run_plan(plan, jobs=jobs)
         files = write_report(out_dir, frame, plan, wall=perf_counter() - began)
+    out.print((out_dir / "summary.md").read_text(encoding="utf-8"), markup=False)
+    out.print(f"wrote {', '.join(str(f) for f in files)}", markup=False, soft_wrap=True)
+
+
+@reproduce_app.command("swdual")
+def swdual(
+    out_dir: Annotated[
+        Path, typer.Option("--out", "-o", help="Directory for summary.md, measured.csv, planned.csv, model.json.")
+    ],
+    quick: Annotated[
+        bool, typer.Option(help="2,000 sequences and 8 queries per set instead of 100,000 and 40 (seconds).")
+    ] = False,
+    sequences: Annotated[int | None, typer.Option(help="Database sequences (default 100,000).")] = None,
+    queries: Annotated[int | None, typer.Option(help="Queries per set (default 40).")] = None,
+    cpus: Annotated[int, typer.Option(help="CPU workers of the measured searches.")] = 2,
+    scheduler: Annotated[list[str], typer.Option("--scheduler", help="Schedulers to measure (repeatable).")] = [
+        "dual2",
+        "self-scheduling",
+        "equal",
+    ],
+    gpu_gcups: Annotated[float, typer.Option(help="GCUPS of the assumed GPU of the planned comparison.")] = 24.8,
+    seed: Annotated[int, typer.Option(help="Seed of the database, the queries and the calibration.")] = 0,
+    force: Annotated[bool, typer.Option(help="Write into a non-empty --out.")] = False,
+) -> None:
+    """Mendonca (2017) ch. 2: the thesis's constant-product checks, real searches per scheduler on this
+    machine's CPU cores (heterogeneous 100-5,000 and homogeneous 4,500-5,000 query sets against a synthetic
+    UniProt-like database), and CPU+GPU plans from the calibrated CPU model and an assumed GPU."""
+    from schedlab.cli.common import check_out_dir
+    from schedlab.experiments.swdual import Plan, run_plan, write_report
+
+    with one_line_errors():
+        check_out_dir(out_dir, force)
+        plan = Plan(
+            sequences=sequences if sequences is not None else (2000 if quick else 100_000),
+            queries=queries if queries is not None else (8 if quick else 40),
+            cpus=cpus,
+            gpu_gcups=gpu_gcups,
+            schedulers=tuple(scheduler),
+            seed=seed,
+        )
+        began = perf_counter()
+        outcome = run_plan(plan)
+        files = write_report(out_dir, plan, outcome, wall=perf_counter() - began)
     out.print((out_dir / "summary.md").read_text(encoding="utf-8"), markup=False)
     out.print(f"wrote {', '.join(str(f) for f in files)}", markup=False, soft_wrap=True)

@@ -10,8 +10,12 @@ throughput is given (e.g. the thesis's C2050 at 24.8 GCUPS), and say so.
 
 from __future__ import annotations
 
+import csv
+import dataclasses
 import hashlib
+import json
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
@@ -26,7 +30,12 @@ from schedlab.swdual.thesis import C2050_GCUPS, SWIPE_CORE_GCUPS, TABLE_2_4, TAB
 __all__ = [
     "QUERY_SETS",
     "MeasuredRow",
+    "Outcome",
+    "Plan",
     "PlannedRow",
+    "run_plan",
+    "summary",
+    "write_report",
     "cell_check_table",
     "measured_comparison",
     "planned_comparison",
@@ -191,64 +200,99 @@ def _markdown(rows, columns: list[str]) -> str:
     return "\n".join(lines)
 
 
-def reproduce(
-    *,
-    sequences: int = 100_000,
-    queries: int = 40,
-    cpus: int = 2,
-    gpu_gcups: float = C2050_GCUPS,
-    schedulers=("dual2", "self-scheduling", "equal"),
-    seed: int = 0,
-    scoring: Scoring | None = None,
-) -> tuple[str, list[MeasuredRow], list[PlannedRow], PerformanceModel]:
-    """Run the whole reproduction; return ``summary.md``'s text, the measured and planned rows, and the model.
+@dataclass(frozen=True, slots=True)
+class Plan:
+    """What the reproduction runs: database and query-set sizes, CPU workers, schedulers, assumed GPU, seed."""
 
-    1. Draws a ``sequences``-sequence UniProt-like database and ``queries``
-       queries of each set of :data:`QUERY_SETS` (seeded).
-    2. Calibrates the CPU engine with ``cpus`` threads at once.
-    3. Searches every set with every scheduler on ``cpus`` CPU workers.
+    sequences: int = 100_000
+    queries: int = 40
+    cpus: int = 2
+    gpu_gcups: float = C2050_GCUPS
+    schedulers: tuple[str, ...] = ("dual2", "self-scheduling", "equal")
+    seed: int = 0
+
+
+@dataclass(frozen=True, eq=False)
+class Outcome:
+    """What :func:`run_plan` measured: the rows, the calibrated model and the inputs' sizes."""
+
+    measured: list[MeasuredRow]
+    planned: list[PlannedRow]
+    model: PerformanceModel
+    database: tuple[int, int]  # sequences, residues
+    sets: dict[str, int]  # query set -> residues
+    sample_residues: int
+
+
+def run_plan(plan: Plan, *, scoring: Scoring | None = None) -> Outcome:
+    """Run the reproduction.
+
+    1. Draws a ``plan.sequences``-sequence UniProt-like database and
+       ``plan.queries`` queries of each set of :data:`QUERY_SETS` (seeded).
+    2. Calibrates the CPU engine with ``plan.cpus`` threads at once.
+    3. Searches every set with every scheduler on ``plan.cpus`` CPU workers,
+       one search after another (they are timed: running them side by side,
+       as the campaign runner would, would make them compete for the cores).
     4. Plans the same sets on 1+1, 2+2 and 4+4 CPU+GPU workers with the
-       calibrated CPU model and a flat ``gpu_gcups`` GPU model.
+       calibrated CPU model and a flat ``plan.gpu_gcups`` GPU model.
 
-    Cost: ``len(schedulers)`` searches per set; about 40 minutes for the
+    Cost: ``len(plan.schedulers)`` searches per set; about 40 minutes for the
     defaults on two cores at 8 GCUPS each.
     """
     from schedlab.swdual.calibration import EngineModel, calibrate_engine, database_sample
     from schedlab.swdual.cpu import OpalEngine
 
     scoring = scoring or Scoring.load()
-    rng = np.random.default_rng(seed)
-    database = generate_sequences(sequences, rng=rng)
-    sets = {name: query_set(name, queries, rng=rng) for name in QUERY_SETS}
+    rng = np.random.default_rng(plan.seed)
+    database = generate_sequences(plan.sequences, rng=rng)
+    sets = {name: query_set(name, plan.queries, rng=rng) for name in QUERY_SETS}
     sample = database_sample(database, 2_000_000, rng=rng)
     cpu_model = calibrate_engine(
-        lambda s: OpalEngine(s, scoring), sample, rng=rng, lengths=(100, 300, 1000, 3000, 5000), parallel=cpus
+        lambda s: OpalEngine(s, scoring), sample, rng=rng, lengths=(100, 300, 1000, 3000, 5000), parallel=plan.cpus
     )
-    model = PerformanceModel(cpu_model, None, {"sample_residues": sample.residues, "parallel_cpus": cpus})
-    measured = measured_comparison(sets, database, scoring=scoring, model=model, cpus=cpus, schedulers=schedulers)
-    hybrid = PerformanceModel(cpu_model, EngineModel("assumed", (1,), (gpu_gcups,)))
+    model = PerformanceModel(cpu_model, None, {"sample_residues": sample.residues, "parallel_cpus": plan.cpus})
+    measured = measured_comparison(
+        sets, database, scoring=scoring, model=model, cpus=plan.cpus, schedulers=plan.schedulers
+    )
+    hybrid = PerformanceModel(cpu_model, EngineModel("assumed", (1,), (plan.gpu_gcups,)))
     planned = planned_comparison({k: v.lengths for k, v in sets.items()}, database.residues, hybrid)
+    return Outcome(
+        measured,
+        planned,
+        model,
+        (len(database), database.residues),
+        {k: v.residues for k, v in sets.items()},
+        sample.residues,
+    )
+
+
+def summary(plan: Plan, outcome: Outcome, *, wall: float, scoring: Scoring | None = None) -> str:
+    """The Markdown summary of a reproduction (``summary.md``)."""
+    scoring = scoring or Scoring.load()
+    cpu_model = outcome.model.cpu
+    sequences, residues = outcome.database
+    measured, planned = outcome.measured, outcome.planned
     lines = [
         "# SWDUAL: Smith-Waterman search on CPU cores and GPUs (Mendonca 2017, chapter 2)",
         "",
-        f"Synthetic UniProt-like database: {len(database):,} sequences, {database.residues:,} residues (seed {seed}); "
-        f"{queries} queries per set: "
-        + ", ".join(f"{k} {lo:,}-{hi:,} residues ({sets[k].residues:,} in all)" for k, (lo, hi) in QUERY_SETS.items())
+        f"Synthetic UniProt-like database: {sequences:,} sequences, {residues:,} residues (seed {plan.seed}); "
+        f"{plan.queries} queries per set: "
+        + ", ".join(f"{k} {lo:,}-{hi:,} residues ({outcome.sets[k]:,} in all)" for k, (lo, hi) in QUERY_SETS.items())
         + f". BLOSUM62, G_s = {scoring.gap_start}, G_e = {scoring.gap_extend}; CPU engine pyopal, "
-        f"{cpus} CPU workers, no GPU on this machine.",
+        f"{plan.cpus} CPU workers, no GPU on this machine. Wall time {wall:.0f} s.",
         "",
         "## The thesis's numbers are self-consistent (time x GCUPS = cells)",
         "",
         cell_check_table(),
         "",
-        f"## Calibration ({cpus} threads at once, {sample.residues:,}-residue sample)",
+        f"## Calibration ({plan.cpus} threads at once, {outcome.sample_residues:,}-residue sample)",
         "",
         _markdown(
             [(f"{n:,}", f"{g:.2f}") for n, g in zip(cpu_model.lengths, cpu_model.gcups)],
             ["query length", "GCUPS per CPU worker"],
         ),
         "",
-        f"## Measured searches, {cpus} CPU workers",
+        f"## Measured searches, {plan.cpus} CPU workers",
         "",
         _markdown(
             [
@@ -270,10 +314,10 @@ def reproduce(
         "",
         thesis_gcups_table(
             {int(n): g for n, g in zip(cpu_model.lengths, cpu_model.gcups)},
-            {f"{r.query_set}, {cpus} CPU workers, {r.scheduler}": r.gcups for r in measured},
+            {f"{r.query_set}, {plan.cpus} CPU workers, {r.scheduler}": r.gcups for r in measured},
         ),
         "",
-        f"## Planned CPU+GPU searches (measured CPU model, GPU assumed flat at {gpu_gcups} GCUPS; no GPU here)",
+        f"## Planned CPU+GPU searches (measured CPU model, GPU assumed flat at {plan.gpu_gcups} GCUPS; no GPU here)",
         "",
         _markdown(
             [
@@ -292,4 +336,24 @@ def reproduce(
         ),
         "",
     ]
-    return "\n".join(lines), measured, planned, model
+    return "\n".join(lines)
+
+
+def write_report(out: Path, plan: Plan, outcome: Outcome, *, wall: float) -> list[Path]:
+    """Write ``summary.md``, ``measured.csv``, ``planned.csv``, ``model.json`` and ``experiment.json`` into ``out``."""
+    out.mkdir(parents=True, exist_ok=True)
+    files = []
+    for name, rows in (("measured.csv", outcome.measured), ("planned.csv", outcome.planned)):
+        path = out / name
+        with path.open("w", newline="", encoding="utf-8") as handle:
+            fields = [f.name for f in dataclasses.fields(rows[0])] if rows else []
+            writer = csv.DictWriter(handle, fieldnames=fields, lineterminator="\n")
+            writer.writeheader()
+            writer.writerows(dataclasses.asdict(r) for r in rows)
+        files.append(path)
+    outcome.model.write(out / "model.json")
+    (out / "experiment.json").write_text(
+        json.dumps({"plan": dataclasses.asdict(plan), "wall_seconds": wall}, indent=1) + "\n", encoding="utf-8"
+    )
+    (out / "summary.md").write_text(summary(plan, outcome, wall=wall), encoding="utf-8")
+    return [*files, out / "model.json", out / "experiment.json", out / "summary.md"]

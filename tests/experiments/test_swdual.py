@@ -5,15 +5,18 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from schedlab.swdual.calibration import EngineModel, PerformanceModel
-from schedlab.swdual.experiment import (
+from schedlab.experiments.swdual import (
     QUERY_SETS,
+    Plan,
     cell_check_table,
     measured_comparison,
     planned_comparison,
     query_set,
+    run_plan,
     thesis_gcups_table,
+    write_report,
 )
+from schedlab.swdual.calibration import EngineModel, PerformanceModel
 from schedlab.swdual.scoring import Scoring
 from schedlab.swdual.synthetic import generate_sequences
 
@@ -50,3 +53,22 @@ def test_query_sets_and_tables():
     assert cell_check_table().count("\n") == 2 + 7 - 1
     table = thesis_gcups_table({1000: 9.0}, {"heterogeneous, 2 CPU workers": 17.5})
     assert "| one CPU core, query of 1000 | 9.00 | 8.2" in table and "| 35.81 |" in table
+
+
+def test_quick_reproduction_writes_its_files(tmp_path):
+    plan = Plan(sequences=300, queries=3, cpus=2, schedulers=("dual2", "self-scheduling"), seed=3)
+    outcome = run_plan(plan)
+    files = write_report(tmp_path, plan, outcome, wall=1.0)
+    assert sorted(f.name for f in files) == [
+        "experiment.json",
+        "measured.csv",
+        "model.json",
+        "planned.csv",
+        "summary.md",
+    ]
+    assert len(outcome.measured) == 2 * len(QUERY_SETS)
+    for name in QUERY_SETS:  # every scheduler finds the same hits on a set
+        assert len({r.hits_sha256 for r in outcome.measured if r.query_set == name}) == 1
+    text = (tmp_path / "summary.md").read_text()
+    assert "## Measured searches, 2 CPU workers" in text and "UniProt | 19.4" in text
+    assert (tmp_path / "measured.csv").read_text().startswith("query_set,scheduler,cpus,gpus,makespan")
