@@ -73,3 +73,28 @@ def test_kernel_many_blocks_other_scoring():
     query = generate_sequences(1, rng=rng, min_length=9, max_length=9).texts[0]
     out = _simulate([query], targets, scoring)
     assert out["scores"][0] == [gotoh_score(query, t, scoring) for t in targets]
+
+
+@pytest.mark.slow
+def test_hybrid_search_in_simulator(tmp_path):
+    """``schedlab swdual search --cpus 1 --gpus 1`` with the simulated GPU: same hits as the CPU alone,
+    and the plan puts tasks on both kinds (the model makes the GPU 3x faster)."""
+    from schedlab.swdual.calibration import EngineModel, PerformanceModel
+    from schedlab.swdual.synthetic import write_fasta
+
+    rng = np.random.default_rng(3)
+    write_fasta(generate_sequences(30, rng=rng, max_length=40), tmp_path / "db.fa")
+    write_fasta(generate_sequences(4, rng=rng, min_length=20, max_length=40, prefix="q"), tmp_path / "q.fa")
+    PerformanceModel(EngineModel("pyopal", (10,), (1.0,)), EngineModel("numba-cuda", (10,), (3.0,))).write(
+        tmp_path / "m.json"
+    )
+    cli = [sys.executable, "-c", "from schedlab.cli import app; app(prog_name='schedlab')"]
+    common = [*cli, "swdual", "search", "q.fa", "db.fa", "--model", "m.json", "--quiet"]
+    env = {**os.environ, "NUMBA_ENABLE_CUDASIM": "1"}
+    for args in (["--cpus", "1", "--gpus", "1", "--out", "hybrid"], ["--cpus", "1", "--out", "cpu"]):
+        done = subprocess.run(common + args, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
+        assert done.returncode == 0, done.stderr[-2000:]
+    assert (tmp_path / "hybrid" / "hits.tsv").read_text() == (tmp_path / "cpu" / "hits.tsv").read_text()
+    report = json.loads((tmp_path / "hybrid" / "report.json").read_text())
+    assert {t["worker"] for t in report["tasks"]} == {"cpu0", "gpu0"}
+    assert {w["engine"] for w in report["workers"]} == {"pyopal", "numba-cuda"}
