@@ -236,3 +236,15 @@ def test_reproduce_swdual_tiny(tmp_path):
     assert json.loads((out / "experiment.json").read_text())["plan"]["sequences"] == 200
     again = runner.invoke(app, ["reproduce", "swdual", "--out", str(out), "--quick"])
     assert again.exit_code == 1 and "use --force" in again.output
+
+
+def test_platform_checked_before_reading(tmp_path, model):
+    """A bad platform is refused before the (here unreadable) FASTA files are opened."""
+    from schedlab.swdual.gpu import gpu_count
+
+    if gpu_count():
+        pytest.skip("this machine has a GPU")
+    result = invoke("search", tmp_path / "none.fa", tmp_path / "none.fa", "--gpus", 1, "--out", tmp_path / "o")
+    assert result.exit_code == 1 and "gpus = 1, expected at most 0" in result.output
+    result = invoke("calibrate", "--cpus", 1, "--cpu-engine", "swipe", "--out", tmp_path / "m.json")
+    assert result.exit_code == 1 and "cpu engine = swipe, expected pyopal or parasail" in result.output

@@ -107,14 +107,17 @@ def calibrate(
         import numpy as np
 
         from schedlab.swdual.calibration import PerformanceModel, calibrate_engine, database_sample
-        from schedlab.swdual.cpu import make_cpu_engine
+        from schedlab.swdual.cpu import CPU_ENGINES, make_cpu_engine
         from schedlab.swdual.scoring import Scoring
-        from schedlab.swdual.search import make_workers
+        from schedlab.swdual.search import check_platform
         from schedlab.swdual.sequences import read_fasta
         from schedlab.swdual.synthetic import generate_sequences
 
         _refuse_existing(out_path, force)
         cpus = _default_cpus(gpus) if cpus is None else cpus
+        check_platform(cpus, gpus)
+        if cpu_engine not in CPU_ENGINES:
+            make_cpu_engine(cpu_engine, None, None)  # raises the one-line error naming the engines
         measured = _lengths(lengths)
         scoring = Scoring.load(matrix, gap_start, gap_extend)
         rng = np.random.default_rng(seed)
@@ -122,7 +125,6 @@ def calibrate(
             database = generate_sequences(max(1, sample_residues // 300), rng=rng)
         else:
             database = read_fasta(db, alphabet=scoring.alphabet)
-        make_workers(database.subset([0]), scoring, cpus=cpus, gpus=gpus, cpu_engine=cpu_engine)  # checks
         sample = database_sample(database, sample_residues, rng=rng)
         cpu_model = gpu_model = None
         if cpus:
@@ -284,13 +286,14 @@ def search(
         from schedlab.swdual.calibration import PerformanceModel, calibrate_engine, database_sample
         from schedlab.swdual.cpu import make_cpu_engine
         from schedlab.swdual.scoring import Scoring
-        from schedlab.swdual.search import make_workers, write_files
+        from schedlab.swdual.search import check_platform, make_workers, write_files
         from schedlab.swdual.search import search as run_search
         from schedlab.swdual.sequences import read_fasta
 
         check_out_dir(out_dir, force)
         out_path = out_dir
         cpus = _default_cpus(gpus) if cpus is None else cpus
+        check_platform(cpus, gpus)
         scoring = Scoring.load(matrix, gap_start, gap_extend)
         perf = PerformanceModel.read(model) if model is not None else None
         query_set = read_fasta(queries, alphabet=scoring.alphabet)

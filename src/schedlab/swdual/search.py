@@ -27,15 +27,13 @@ from schedlab.swdual.scheduling import Plan, make_plan, worker_names
 from schedlab.swdual.scoring import Scoring
 from schedlab.swdual.sequences import SequenceSet
 
-__all__ = ["OUTPUT_FILES", "SearchResult", "make_workers", "search", "write_files"]
+__all__ = ["OUTPUT_FILES", "SearchResult", "check_platform", "make_workers", "search", "write_files"]
 
 OUTPUT_FILES = ("hits.tsv", "report.json")
 
 
-def make_workers(
-    database: SequenceSet, scoring: Scoring, *, cpus: int, gpus: int, cpu_engine: str = "pyopal"
-) -> list[Worker]:
-    """``cpus`` CPU workers sharing one thread-safe CPU engine, then one GPU worker per CUDA device.
+def check_platform(cpus: int, gpus: int) -> None:
+    """Refuse bad worker counts before any file is read (InputError, one line).
 
     Raises
     ------
@@ -48,9 +46,8 @@ def make_workers(
             raise InputError("platform", field=field, value=value, expected="an integer >= 0")
     if cpus + gpus == 0:
         raise InputError("platform", field="cpus + gpus", value=0, expected="at least one worker")
-    workers: list[Worker] = []
     if gpus:
-        from schedlab.swdual.gpu import CudaEngine, gpu_count
+        from schedlab.swdual.gpu import gpu_count
 
         found = gpu_count()
         if gpus > found:
@@ -60,11 +57,27 @@ def make_workers(
                 value=gpus,
                 expected=f"at most {found} (CUDA devices visible to numba-cuda on this machine)",
             )
+
+
+def make_workers(
+    database: SequenceSet, scoring: Scoring, *, cpus: int, gpus: int, cpu_engine: str = "pyopal"
+) -> list[Worker]:
+    """``cpus`` CPU workers sharing one thread-safe CPU engine, then one GPU worker per CUDA device.
+
+    Raises
+    ------
+    InputError
+        As :func:`check_platform`, or on an unknown CPU engine.
+    """
+    check_platform(cpus, gpus)
+    workers: list[Worker] = []
     if cpus:
         engine = make_cpu_engine(cpu_engine, database, scoring)
         workers += [Worker(name, "cpu", engine) for name in worker_names(cpus, 0)]
-    for g in range(gpus):
-        workers.append(Worker(f"gpu{g}", "gpu", CudaEngine(database, scoring, device=g)))
+    if gpus:
+        from schedlab.swdual.gpu import CudaEngine
+
+        workers += [Worker(f"gpu{g}", "gpu", CudaEngine(database, scoring, device=g)) for g in range(gpus)]
     return workers
 
 
