@@ -107,7 +107,7 @@ def calibrate(
         import numpy as np
 
         from schedlab.swdual.calibration import PerformanceModel, calibrate_engine, database_sample
-        from schedlab.swdual.cpu import CPU_ENGINES, make_cpu_engine
+        from schedlab.swdual.cpu import check_cpu_engine, make_cpu_engine
         from schedlab.swdual.scoring import Scoring
         from schedlab.swdual.search import check_platform
         from schedlab.swdual.sequences import read_fasta
@@ -116,8 +116,7 @@ def calibrate(
         _refuse_existing(out_path, force)
         cpus = _default_cpus(gpus) if cpus is None else cpus
         check_platform(cpus, gpus)
-        if cpu_engine not in CPU_ENGINES:
-            make_cpu_engine(cpu_engine, None, None)  # raises the one-line error naming the engines
+        check_cpu_engine(cpu_engine)
         measured = _lengths(lengths)
         scoring = Scoring.load(matrix, gap_start, gap_extend)
         rng = np.random.default_rng(seed)

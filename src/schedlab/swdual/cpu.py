@@ -29,7 +29,15 @@ from schedlab.errors import SchedlabError
 from schedlab.swdual.scoring import Scoring
 from schedlab.swdual.sequences import SequenceSet
 
-__all__ = ["CPU_ENGINES", "Engine", "EngineError", "OpalEngine", "ParasailEngine", "make_cpu_engine"]
+__all__ = [
+    "CPU_ENGINES",
+    "Engine",
+    "EngineError",
+    "OpalEngine",
+    "ParasailEngine",
+    "check_cpu_engine",
+    "make_cpu_engine",
+]
 
 
 class EngineError(SchedlabError):
@@ -173,10 +181,15 @@ class ParasailEngine:
 CPU_ENGINES = {"pyopal": OpalEngine, "parasail": ParasailEngine}
 
 
-def make_cpu_engine(name: str, database: SequenceSet, scoring: Scoring) -> Engine:
-    """The CPU engine called ``name`` (:data:`CPU_ENGINES`) over ``database``."""
+def check_cpu_engine(name: str) -> None:
+    """InputError (one line) unless ``name`` is in :data:`CPU_ENGINES`."""
     from schedlab.errors import InputError
 
     if name not in CPU_ENGINES:
         raise InputError("engine", field="cpu engine", value=name, expected=" or ".join(CPU_ENGINES))
+
+
+def make_cpu_engine(name: str, database: SequenceSet, scoring: Scoring) -> Engine:
+    """The CPU engine called ``name`` (:data:`CPU_ENGINES`) over ``database``."""
+    check_cpu_engine(name)
     return CPU_ENGINES[name](database, scoring)
