@@ -50,9 +50,10 @@ def test_query_sets_and_tables():
     for name, (low, high) in QUERY_SETS.items():
         lengths = query_set(name, 40, rng=np.random.default_rng(0)).lengths
         assert len(lengths) == 40 and lengths.min() >= low and lengths.max() <= high
-    assert cell_check_table().count("\n") == 2 + 7 - 1
-    table = thesis_gcups_table({1000: 9.0}, {"heterogeneous, 2 CPU workers": 17.5})
-    assert "| one CPU core, query of 1000 | 9.00 | 8.2" in table and "| 35.81 |" in table
+    assert len(cell_check_table()) == 2 + 7  # header, alignment, 7 datasets
+    table = "\n".join(thesis_gcups_table({1000: 9.0}, {"heterogeneous, 2 CPU workers": 17.5}))
+    assert "| one CPU worker, query of 1,000 | 9 | 8.2 (one SWIPE core) |" in table
+    assert "| search, heterogeneous, 2 CPU workers | 17.5 |" in table and "| 35.81 |" in table
 
 
 def test_quick_reproduction_writes_its_files(tmp_path):
@@ -60,6 +61,7 @@ def test_quick_reproduction_writes_its_files(tmp_path):
     outcome = run_plan(plan)
     files = write_report(tmp_path, plan, outcome, wall=1.0)
     assert sorted(f.name for f in files) == [
+        "claims.md",
         "experiment.json",
         "measured.csv",
         "model.json",
@@ -70,5 +72,8 @@ def test_quick_reproduction_writes_its_files(tmp_path):
     for name in QUERY_SETS:  # every scheduler finds the same hits on a set
         assert len({r.hits_sha256 for r in outcome.measured if r.query_set == name}) == 1
     text = (tmp_path / "summary.md").read_text()
-    assert "## Measured searches, 2 CPU workers" in text and "UniProt | 19.4" in text
+    assert "## Measured searches, 2 CPU workers" in text and "| UniProt | 19.455 / 19.455 / 19.454 |" in text
+    claims = (tmp_path / "claims.md").read_text()
+    assert "## 1. Tables 2.4-2.5 report consistent times" in claims and "**Verdict: holds.**" in claims
+    assert "## 4. CPUs and GPUs together" in claims and "**Verdict: not measurable.**" in claims
     assert (tmp_path / "measured.csv").read_text().startswith("query_set,scheduler,cpus,gpus,makespan")

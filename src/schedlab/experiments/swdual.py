@@ -10,15 +10,17 @@ throughput is given (e.g. the thesis's C2050 at 24.8 GCUPS), and say so.
 
 from __future__ import annotations
 
-import csv
 import dataclasses
 import hashlib
-import json
 from dataclasses import dataclass
 from pathlib import Path
+from time import perf_counter
 
 import numpy as np
+import pandas as pd
 
+from schedlab.experiments.common import Claim, claims_markdown, write_json
+from schedlab.report.tables import markdown_table
 from schedlab.swdual.calibration import PerformanceModel
 from schedlab.swdual.scheduling import make_plan
 from schedlab.swdual.scoring import Scoring
@@ -28,11 +30,16 @@ from schedlab.swdual.synthetic import generate_sequences
 from schedlab.swdual.thesis import C2050_GCUPS, SWIPE_CORE_GCUPS, TABLE_2_4, TABLE_2_5, cell_checks
 
 __all__ = [
+    "NOISE",
     "QUERY_SETS",
     "MeasuredRow",
     "Outcome",
     "Plan",
     "PlannedRow",
+    "claims",
+    "measured_frame",
+    "planned_frame",
+    "reproduce",
     "run_plan",
     "summary",
     "write_report",
@@ -42,6 +49,9 @@ __all__ = [
     "query_set",
     "thesis_gcups_table",
 ]
+
+NOISE = 0.02
+"""Measured makespans within this fraction of each other count as equal (timing noise of a shared machine)."""
 
 QUERY_SETS = {"heterogeneous": (100, 5000), "homogeneous": (4500, 5000)}
 """Query length ranges (uniform): the issue's 100-5,000 set and Table 2.5's homogeneous 4,500-5,000 set."""
@@ -159,45 +169,38 @@ def planned_comparison(
     return rows
 
 
-def cell_check_table() -> str:
-    """Markdown: time x GCUPS of every Table 2.4/2.5 row (the cells), spread, and scaling."""
-    lines = [
-        "| dataset | cells at 2 / 4 / 8 workers (x 10^12) | spread | speed-up 2 -> 4 | speed-up 2 -> 8 |",
-        "|---|---|---:|---:|---:|",
+def cell_check_table() -> list[str]:
+    """Markdown lines: time x GCUPS of every Table 2.4/2.5 row (the cells), their spread, and the scaling."""
+    rows = [
+        {
+            "dataset": c.dataset,
+            "cells at 2 / 4 / 8 workers (x 10^12)": " / ".join(f"{c.cells[w] / 1e12:.3f}" for w in (2, 4, 8)),
+            "spread %": 100 * c.spread,
+            "speed-up 2 -> 4": c.speedup_2_to_4,
+            "speed-up 2 -> 8": c.speedup_2_to_8,
+        }
+        for c in cell_checks()
     ]
-    for check in cell_checks():
-        cells = " / ".join(f"{check.cells[w] / 1e12:.3f}" for w in (2, 4, 8))
-        lines.append(
-            f"| {check.dataset} | {cells} | {100 * check.spread:.3f} % | {check.speedup_2_to_4:.2f} "
-            f"| {check.speedup_2_to_8:.2f} |"
-        )
-    return "\n".join(lines)
+    return markdown_table(pd.DataFrame(rows))
 
 
-def thesis_gcups_table(cpu_gcups: dict[int, float], search_gcups: dict[str, float]) -> str:
-    """Markdown: our per-core and whole-search GCUPS next to the thesis's (Tables 2.2, 2.4, 2.5).
+def thesis_gcups_table(cpu_gcups: dict[int, float], search_gcups: dict[str, float]) -> list[str]:
+    """Markdown lines: our per-core and whole-search GCUPS next to the thesis's (Tables 2.2, 2.4, 2.5).
 
-    ``cpu_gcups`` maps query length to one core's GCUPS here; ``search_gcups``
+    ``cpu_gcups`` maps query length to one CPU worker's GCUPS here; ``search_gcups``
     maps a label (e.g. "heterogeneous, 2 CPU workers") to a measured search's GCUPS.
     """
-    lines = ["| what | here | thesis |", "|---|---:|---:|"]
-    for length, value in sorted(cpu_gcups.items()):
-        lines.append(f"| one CPU core, query of {length} | {value:.2f} | {SWIPE_CORE_GCUPS} (SWIPE core, UniProt) |")
-    lines.append(f"| one GPU | not measured (no GPU here) | {C2050_GCUPS} (Tesla C2050, CUDASW++ 2.0) |")
-    two = {"UniProt, 1 GPU + 1 CPU": TABLE_2_4["UniProt"][2][1]}
-    two.update({f"{k}, 1 GPU + 1 CPU": v[2][1] for k, v in TABLE_2_5.items()})
-    for label, value in search_gcups.items():
-        lines.append(f"| search, {label} | {value:.2f} | |")
-    for label, value in two.items():
-        lines.append(f"| SWDUAL, {label} | | {value} |")
-    return "\n".join(lines)
-
-
-def _markdown(rows, columns: list[str]) -> str:
-    lines = ["| " + " | ".join(columns) + " |", "|" + "---|" * len(columns)]
-    for row in rows:
-        lines.append("| " + " | ".join(row) + " |")
-    return "\n".join(lines)
+    rows = [
+        {"what": f"one CPU worker, query of {n:,}", "here": g, "thesis": f"{SWIPE_CORE_GCUPS} (one SWIPE core)"}
+        for n, g in sorted(cpu_gcups.items())
+    ]
+    rows.append({"what": "one GPU", "here": "no GPU here", "thesis": f"{C2050_GCUPS} (C2050, CUDASW++ 2.0)"})
+    rows += [{"what": f"search, {label}", "here": value, "thesis": ""} for label, value in search_gcups.items()]
+    rows.append({"what": "SWDUAL, UniProt, 1 GPU + 1 CPU", "here": "", "thesis": str(TABLE_2_4["UniProt"][2][1])})
+    rows += [
+        {"what": f"SWDUAL, {k} set, 1 GPU + 1 CPU", "here": "", "thesis": str(v[2][1])} for k, v in TABLE_2_5.items()
+    ]
+    return markdown_table(pd.DataFrame(rows), text_columns=1)
 
 
 @dataclass(frozen=True, slots=True)
@@ -266,73 +269,132 @@ def run_plan(plan: Plan, *, scoring: Scoring | None = None) -> Outcome:
     )
 
 
-def summary(plan: Plan, outcome: Outcome, *, wall: float, scoring: Scoring | None = None) -> str:
+def measured_frame(outcome: Outcome) -> pd.DataFrame:
+    """The measured searches as a table (``measured.csv``)."""
+    return pd.DataFrame([dataclasses.asdict(r) for r in outcome.measured])
+
+
+def planned_frame(outcome: Outcome) -> pd.DataFrame:
+    """The planned CPU+GPU searches as a table (``planned.csv``), with the ratio to the lower bound."""
+    frame = pd.DataFrame([dataclasses.asdict(r) for r in outcome.planned])
+    frame["ratio_to_lower_bound"] = frame["makespan"] / frame["lower_bound"]
+    return frame
+
+
+def claims(plan: Plan, outcome: Outcome) -> list[Claim]:
+    """The chapter's claims (and the issue's speed checks) with verdicts from this run."""
+    measured = measured_frame(outcome)
+    planned = planned_frame(outcome)
+    checks = cell_checks()
+    out = [
+        Claim(
+            1,
+            "Tables 2.4-2.5 report consistent times and GCUPS (time x GCUPS is each dataset's cell count)",
+            "holds" if max(c.spread for c in checks) < 1e-3 else "fails",
+            [f"largest spread of time x GCUPS over 2, 4, 8 workers: {100 * max(c.spread for c in checks):.3f} %"],
+        )
+    ]
+    idle = measured["idle_fraction"].max() if len(measured) else float("nan")
+    out.append(
+        Claim(
+            2,
+            '"Almost no idle time" on every processing element (section 2.5.2)',
+            "partly" if idle < 0.05 else "fails",
+            [
+                f"measured on {plan.cpus} CPU workers only (no GPU here): largest idle share {100 * idle:.2f} % "
+                f"over {len(measured)} searches"
+            ],
+        )
+    )
+    evidence, verdicts = [], []
+    for name in QUERY_SETS:
+        rows = measured[measured["query_set"] == name].set_index("scheduler")
+        if {"dual2", "self-scheduling"} <= set(rows.index):
+            d, ss = rows.loc["dual2"], rows.loc["self-scheduling"]
+            planned_ok = bool(d["predicted"] <= ss["predicted"] * (1 + 1e-9))
+            measured_ok = bool(d["makespan"] <= ss["makespan"] * (1 + NOISE))
+            verdicts.append(
+                "holds" if planned_ok and measured_ok else "partly" if planned_ok or measured_ok else "fails"
+            )
+            evidence.append(
+                f"{name}: measured {d['makespan']:.4g} s (dual2) vs {ss['makespan']:.4g} s (self-scheduling); "
+                f"predicted {d['predicted']:.4g} s vs {ss['predicted']:.4g} s"
+            )
+    verdict = "not measurable" if not verdicts else min(verdicts, key=("fails", "partly", "holds").index)
+    out.append(
+        Claim(
+            3,
+            "The dual-approximation plan is no worse than self-scheduling at equal workers (the issue's check)",
+            verdict,
+            [*evidence, f"holds: no worse predicted, and measured within {100 * NOISE:.0f} % (timing noise)"]
+            if evidence
+            else ["self-scheduling was not run"],
+        )
+    )
+    evidence, wins = [], True
+    for (name, cpus, gpus), rows in planned.groupby(["query_set", "cpus", "gpus"]):
+        by = rows.set_index("scheduler")["makespan"]
+        wins &= bool(by["dual2"] <= min(by["cpu-only"], by["gpu-only"]) * (1 + 1e-9))
+        evidence.append(
+            f"{name}, {cpus}+{gpus}: dual2 {by['dual2']:.4g} s, CPU-only {by['cpu-only']:.4g} s, "
+            f"GPU-only {by['gpu-only']:.4g} s"
+        )
+    out.append(
+        Claim(
+            4,
+            "CPUs and GPUs together beat CPU-only and GPU-only tools (Table 2.2, section 2.6)",
+            "not measurable",
+            [
+                f"no GPU here; planned with the measured CPU model and a GPU at {plan.gpu_gcups} GCUPS, dual2 "
+                + ("is never slower than either" if wins else "is slower than one of them somewhere"),
+                *evidence,
+            ],
+        )
+    )
+    return out
+
+
+def summary(plan: Plan, outcome: Outcome, *, wall: float) -> str:
     """The Markdown summary of a reproduction (``summary.md``)."""
-    scoring = scoring or Scoring.load()
     cpu_model = outcome.model.cpu
     sequences, residues = outcome.database
-    measured, planned = outcome.measured, outcome.planned
+    measured, planned = measured_frame(outcome), planned_frame(outcome)
+    sets = ", ".join(f"{k} {lo:,}-{hi:,} residues ({outcome.sets[k]:,} in all)" for k, (lo, hi) in QUERY_SETS.items())
+    calibration = pd.DataFrame({"query length": list(cpu_model.lengths), "GCUPS per CPU worker": cpu_model.gcups})
     lines = [
         "# SWDUAL: Smith-Waterman search on CPU cores and GPUs (Mendonca 2017, chapter 2)",
         "",
         f"Synthetic UniProt-like database: {sequences:,} sequences, {residues:,} residues (seed {plan.seed}); "
-        f"{plan.queries} queries per set: "
-        + ", ".join(f"{k} {lo:,}-{hi:,} residues ({outcome.sets[k]:,} in all)" for k, (lo, hi) in QUERY_SETS.items())
-        + f". BLOSUM62, G_s = {scoring.gap_start}, G_e = {scoring.gap_extend}; CPU engine pyopal, "
+        f"{plan.queries} queries per set: {sets}. BLOSUM62, G_s = 11, G_e = 1; CPU engine pyopal, "
         f"{plan.cpus} CPU workers, no GPU on this machine. Wall time {wall:.0f} s.",
         "",
         "## The thesis's numbers are self-consistent (time x GCUPS = cells)",
         "",
-        cell_check_table(),
+        *cell_check_table(),
         "",
         f"## Calibration ({plan.cpus} threads at once, {outcome.sample_residues:,}-residue sample)",
         "",
-        _markdown(
-            [(f"{n:,}", f"{g:.2f}") for n, g in zip(cpu_model.lengths, cpu_model.gcups)],
-            ["query length", "GCUPS per CPU worker"],
-        ),
+        *markdown_table(calibration, text_columns=0),
         "",
-        f"## Measured searches, {plan.cpus} CPU workers",
+        f"## Measured searches, {plan.cpus} CPU workers, one after another",
         "",
-        _markdown(
-            [
-                (
-                    r.query_set,
-                    r.scheduler,
-                    f"{r.makespan:.1f}",
-                    f"{r.predicted:.1f}",
-                    f"{100 * r.idle_fraction:.2f}",
-                    f"{r.gcups:.2f}",
-                    r.hits_sha256,
-                )
-                for r in measured
-            ],
-            ["query set", "scheduler", "makespan s", "predicted s", "idle %", "GCUPS", "hits sha256"],
+        *markdown_table(
+            measured[["query_set", "scheduler", "makespan", "predicted", "idle_fraction", "gcups", "hits_sha256"]]
         ),
         "",
         "## Our GCUPS next to the thesis's",
         "",
-        thesis_gcups_table(
+        *thesis_gcups_table(
             {int(n): g for n, g in zip(cpu_model.lengths, cpu_model.gcups)},
-            {f"{r.query_set}, {plan.cpus} CPU workers, {r.scheduler}": r.gcups for r in measured},
+            {f"{r.query_set}, {plan.cpus} CPU workers, {r.scheduler}": r.gcups for r in outcome.measured},
         ),
         "",
         f"## Planned CPU+GPU searches (measured CPU model, GPU assumed flat at {plan.gpu_gcups} GCUPS; no GPU here)",
         "",
-        _markdown(
-            [
-                (
-                    r.query_set,
-                    f"{r.cpus}+{r.gpus}",
-                    r.scheduler,
-                    f"{r.makespan:.1f}",
-                    f"{r.makespan / r.lower_bound:.3f}",
-                    f"{100 * r.idle_fraction:.1f}",
-                    f"{r.gcups:.1f}",
-                )
-                for r in planned
-            ],
-            ["query set", "CPU+GPU", "scheduler", "makespan s", "/ lower bound", "idle %", "GCUPS"],
+        *markdown_table(
+            planned[
+                ["query_set", "scheduler", "cpus", "gpus", "makespan", "ratio_to_lower_bound", "idle_fraction", "gcups"]
+            ]
         ),
         "",
     ]
@@ -340,20 +402,25 @@ def summary(plan: Plan, outcome: Outcome, *, wall: float, scoring: Scoring | Non
 
 
 def write_report(out: Path, plan: Plan, outcome: Outcome, *, wall: float) -> list[Path]:
-    """Write ``summary.md``, ``measured.csv``, ``planned.csv``, ``model.json`` and ``experiment.json`` into ``out``."""
+    """Write ``summary.md``, ``claims.md``, ``measured.csv``, ``planned.csv``, ``model.json`` and
+    ``experiment.json`` into ``out``."""
     out.mkdir(parents=True, exist_ok=True)
-    files = []
-    for name, rows in (("measured.csv", outcome.measured), ("planned.csv", outcome.planned)):
-        path = out / name
-        with path.open("w", newline="", encoding="utf-8") as handle:
-            fields = [f.name for f in dataclasses.fields(rows[0])] if rows else []
-            writer = csv.DictWriter(handle, fieldnames=fields, lineterminator="\n")
-            writer.writeheader()
-            writer.writerows(dataclasses.asdict(r) for r in rows)
-        files.append(path)
+    measured_frame(outcome).to_csv(out / "measured.csv", index=False, lineterminator="\n")
+    planned_frame(outcome).to_csv(out / "planned.csv", index=False, lineterminator="\n")
     outcome.model.write(out / "model.json")
-    (out / "experiment.json").write_text(
-        json.dumps({"plan": dataclasses.asdict(plan), "wall_seconds": wall}, indent=1) + "\n", encoding="utf-8"
-    )
+    write_json(out / "experiment.json", {"plan": dataclasses.asdict(plan), "wall_seconds": wall})
     (out / "summary.md").write_text(summary(plan, outcome, wall=wall), encoding="utf-8")
-    return [*files, out / "model.json", out / "experiment.json", out / "summary.md"]
+    intro = (
+        "Each claim of Mendonca (2017), chapter 2, with its verdict on this run: holds, partly, fails, or not "
+        "measurable here (this machine has no GPU)."
+    )
+    (out / "claims.md").write_text(claims_markdown("SWDUAL claims", intro, claims(plan, outcome)), encoding="utf-8")
+    names = ("measured.csv", "planned.csv", "model.json", "experiment.json", "summary.md", "claims.md")
+    return [out / name for name in names]
+
+
+def reproduce(out: Path, plan: Plan) -> tuple[Outcome, list[Path]]:
+    """:func:`run_plan`, then :func:`write_report` with the wall time; returns the outcome and the files."""
+    began = perf_counter()
+    outcome = run_plan(plan)
+    return outcome, write_report(Path(out), plan, outcome, wall=perf_counter() - began)

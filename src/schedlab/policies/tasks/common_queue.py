@@ -34,6 +34,7 @@ class CommonQueue(TaskPolicy):
         r.check(self.name, ctx.n_procs, ctx.jobs.procs)
         jobs = ctx.jobs
         self.ctx = ctx
+        assert jobs.run_time is not None  # clairvoyant: the engine shows run times
         self.p = jobs.run_time.tolist()
         self.key = list(zip(self.p, jobs.submit.tolist(), jobs.id.tolist(), range(len(jobs))))
         self.n_main = ctx.n_procs - r.dedicated

@@ -62,6 +62,7 @@ class Dispatch(TaskPolicy):
         jobs = ctx.jobs
         m = ctx.n_procs
         self.ctx = ctx
+        assert jobs.run_time is not None  # clairvoyant: the engine shows run times
         self.p = jobs.run_time.tolist()
         self.key = list(zip(self.p, jobs.submit.tolist(), jobs.id.tolist(), range(len(jobs))))
         self.pools = (range(0, m - r.dedicated), range(m - r.dedicated, m))

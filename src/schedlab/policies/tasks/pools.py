@@ -109,6 +109,7 @@ class TaskPolicy:
     Subclasses set ``name`` and call :meth:`_configure` from ``__init__``.
     """
 
+    name: str  # set by each subclass
     clairvoyant = True  # processing times are known at release (seed 004 section II)
     parameters = PARAMETERS
     sequential = True  # one processor per job: parallel jobs are refused in reset

@@ -45,6 +45,7 @@ class GSRPT(TaskPolicy):
         self.redirection.check(self.name, ctx.n_procs, ctx.jobs.procs)
         jobs = ctx.jobs
         self.ctx = ctx
+        assert jobs.run_time is not None  # clairvoyant: the engine shows run times
         self.remaining = jobs.run_time.tolist()
         self.release = jobs.submit.tolist()
         self.ids = jobs.id.tolist()
@@ -118,6 +119,7 @@ class SRPT(TaskPolicy):
         jobs = ctx.jobs
         m = ctx.n_procs
         self.ctx = ctx
+        assert jobs.run_time is not None  # clairvoyant: the engine shows run times
         self.remaining = jobs.run_time.tolist()
         self.release = jobs.submit.tolist()
         self.ids = jobs.id.tolist()
