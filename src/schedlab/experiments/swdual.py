@@ -354,6 +354,33 @@ def claims(plan: Plan, outcome: Outcome) -> list[Claim]:
     return out
 
 
+MEASURED_COLUMNS = {
+    "query_set": "query set",
+    "scheduler": "scheduler",
+    "makespan": "makespan s",
+    "predicted": "predicted s",
+    "idle_fraction": "idle %",
+    "gcups": "GCUPS",
+    "hits_sha256": "hits sha256",
+}
+PLANNED_COLUMNS = {
+    "query_set": "query set",
+    "scheduler": "scheduler",
+    "cpus": "CPUs",
+    "gpus": "GPUs",
+    "makespan": "makespan s",
+    "ratio_to_lower_bound": "/ lower bound",
+    "idle_fraction": "idle %",
+    "gcups": "GCUPS",
+}
+
+
+def _display(frame: pd.DataFrame, columns: dict[str, str]) -> pd.DataFrame:
+    """``frame`` with people's column names and idle shares in percent."""
+    frame = frame.assign(idle_fraction=100 * frame["idle_fraction"])
+    return frame.rename(columns=columns)
+
+
 def summary(plan: Plan, outcome: Outcome, *, wall: float) -> str:
     """The Markdown summary of a reproduction (``summary.md``)."""
     cpu_model = outcome.model.cpu
@@ -378,9 +405,7 @@ def summary(plan: Plan, outcome: Outcome, *, wall: float) -> str:
         "",
         f"## Measured searches, {plan.cpus} CPU workers, one after another",
         "",
-        *markdown_table(
-            measured[["query_set", "scheduler", "makespan", "predicted", "idle_fraction", "gcups", "hits_sha256"]]
-        ),
+        *markdown_table(_display(measured[list(MEASURED_COLUMNS)], MEASURED_COLUMNS)),
         "",
         "## Our GCUPS next to the thesis's",
         "",
@@ -391,11 +416,7 @@ def summary(plan: Plan, outcome: Outcome, *, wall: float) -> str:
         "",
         f"## Planned CPU+GPU searches (measured CPU model, GPU assumed flat at {plan.gpu_gcups} GCUPS; no GPU here)",
         "",
-        *markdown_table(
-            planned[
-                ["query_set", "scheduler", "cpus", "gpus", "makespan", "ratio_to_lower_bound", "idle_fraction", "gcups"]
-            ]
-        ),
+        *markdown_table(_display(planned[list(PLANNED_COLUMNS)], PLANNED_COLUMNS)),
         "",
     ]
     return "\n".join(lines)
