@@ -202,13 +202,14 @@ def _read_tasks(path: Path, model_path: Path | None, residues: int | None):
             raise InputError(source, 1, message="expected columns cpu_time and gpu_time, or length (with --model)")
         if not timed and (model_path is None or residues is None):
             raise InputError(source, field="length", message="a length column needs --model and --residues")
-        names, values = [], []
+        names: list[str] = []
+        values: list[list[float]] = []
         for row in reader:
             names.append(row.get("task") or row.get("query") or str(len(names)))
             keys = ("cpu_time", "gpu_time") if timed else ("length",)
             values.append([_positive(row, key, source, reader.line_num) for key in keys])
     table = np.array(values, dtype=float).reshape(len(names), -1)
-    if timed:
+    if timed or model_path is None or residues is None:  # a length column was refused without them
         return names, table[:, 0], table[:, 1]
     return names, *PerformanceModel.read(model_path).task_times(table[:, 0], residues)
 
@@ -321,15 +322,6 @@ def search(
                     "seed": seed,
                 },
             )
-        options = {
-            "scoring": scoring,
-            "model": perf,
-            "cpus": cpus,
-            "gpus": gpus,
-            "scheduler": scheduler,
-            "top": top,
-            "workers": workers,
-        }
         with progress_bar(len(query_set), enabled=not quiet and err.is_terminal, what="aligning") as advance:
             done: list[int] = []
 
@@ -338,7 +330,18 @@ def search(
                 if advance is not None:
                     advance(len(done), len(query_set))
 
-            result = run_search(query_set, database, on_task=on_task, **options)
+            result = run_search(
+                query_set,
+                database,
+                scoring=scoring,
+                model=perf,
+                cpus=cpus,
+                gpus=gpus,
+                scheduler=scheduler,
+                top=top,
+                workers=workers,
+                on_task=on_task,
+            )
         files = result.files()
         write_files(out_path, files)
         report = json.loads(files["report.json"])

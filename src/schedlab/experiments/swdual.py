@@ -384,6 +384,7 @@ def _display(frame: pd.DataFrame, columns: dict[str, str]) -> pd.DataFrame:
 def summary(plan: Plan, outcome: Outcome, *, wall: float) -> str:
     """The Markdown summary of a reproduction (``summary.md``)."""
     cpu_model = outcome.model.cpu
+    assert cpu_model is not None  # run_plan always calibrates the CPU engine
     sequences, residues = outcome.database
     measured, planned = measured_frame(outcome), planned_frame(outcome)
     sets = ", ".join(f"{k} {lo:,}-{hi:,} residues ({outcome.sets[k]:,} in all)" for k, (lo, hi) in QUERY_SETS.items())

@@ -28,6 +28,7 @@ import math
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from time import perf_counter
 
@@ -240,6 +241,6 @@ def calibrate_engine(
     for length in lengths:
         query = generate_sequences(1, rng=rng, min_length=length, max_length=length, lengths="uniform").texts[0]
         engine.scores(query)  # warm-up (JIT compilation, caches)
-        elapsed = _median_time(lambda q=query: engine.scores(q), repeats, parallel)
+        elapsed = _median_time(partial(engine.scores, query), repeats, parallel)
         gcups.append(length * sample.residues / max(elapsed - overhead, 1e-9) / 1e9)
     return EngineModel(engine.name, lengths, tuple(gcups), overhead)

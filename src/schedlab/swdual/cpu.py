@@ -21,6 +21,7 @@ matrix's alphabet onto the letters ``A..`` (same scores, other letters).
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from typing import Protocol
 
 import numpy as np
@@ -178,7 +179,7 @@ class ParasailEngine:
         return _with_empty(self.database, query, compute)
 
 
-CPU_ENGINES = {"pyopal": OpalEngine, "parasail": ParasailEngine}
+CPU_ENGINES: dict[str, Callable[[SequenceSet, Scoring], Engine]] = {"pyopal": OpalEngine, "parasail": ParasailEngine}
 
 
 def check_cpu_engine(name: str) -> None:

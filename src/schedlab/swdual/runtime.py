@@ -137,9 +137,9 @@ def run_plan(
                 stop.set()
                 return
             rows[j], scores[j] = hit_rows, all_scores[hit_rows]
-            runs[j] = TaskRun(j, w, start, end)
+            run = runs[j] = TaskRun(j, w, start, end)
             if on_task is not None:
-                on_task(runs[j])
+                on_task(run)
 
     threads = [threading.Thread(target=work, args=(w,), name=workers[w].name, daemon=True) for w in range(len(workers))]
     for thread in threads:

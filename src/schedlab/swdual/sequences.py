@@ -137,7 +137,7 @@ def _locate(path: Path, record: int, offset: int | None) -> int:
                 continue
             if seen == record:
                 text = line.rstrip("\r\n")
-                if count + len(text) > offset:
+                if offset is not None and count + len(text) > offset:
                     return number
                 count += len(text)
     return 0  # pragma: no cover - the record exists
