@@ -166,13 +166,25 @@ def test_schedule_from_lengths_and_model(tmp_path, model):
     assert [t["predicted_time"] for t in plan["tasks"]] == pytest.approx([100 / 3 + 1e-4, 125 + 1e-4])
 
 
+def test_schedule_residues_from_the_database_index(tmp_path, fasta, model):
+    _, db = fasta
+    residues = sum(len(t) for t in read_fasta(db, alphabet=Scoring.load().alphabet).texts)
+    tasks = tmp_path / "tasks.csv"
+    tasks.write_text("query,length\nq1,1000\n")
+    result = invoke("schedule", tasks, "--model", model, "--db", db, "--json")
+    assert result.exit_code == 0, result.output
+    # 1000 residues x the database's residues at 8 GCUPS, plus the overhead
+    expected = 1000 * residues / 8e9 + 1e-4
+    assert json.loads(result.output)["dual2"]["tasks"][0]["predicted_time"] == pytest.approx(expected)
+
+
 @pytest.mark.parametrize(
     ("text", "extra", "message"),
     [
         ("task,cpu_time,gpu_time\na,4,x\n", [], "tasks.csv:2: gpu_time = x, expected a number"),
         ("task,cpu_time,gpu_time\na,4,-1\n", [], "tasks.csv:2: gpu_time = -1, expected a finite number > 0"),
         ("task,time\na,4\n", [], "tasks.csv:1: expected columns cpu_time and gpu_time"),
-        ("query,length\nq,5\n", [], "a length column needs --model and --residues"),
+        ("query,length\nq,5\n", [], "a length column needs --model and --residues or --db"),
     ],
 )
 def test_schedule_errors(tmp_path, text, extra, message):

@@ -201,7 +201,7 @@ def _read_tasks(path: Path, model_path: Path | None, residues: int | None):
         if not timed and "length" not in columns:
             raise InputError(source, 1, message="expected columns cpu_time and gpu_time, or length (with --model)")
         if not timed and (model_path is None or residues is None):
-            raise InputError(source, field="length", message="a length column needs --model and --residues")
+            raise InputError(source, field="length", message="a length column needs --model and --residues or --db")
         names: list[str] = []
         values: list[list[float]] = []
         for row in reader:
@@ -222,6 +222,9 @@ def schedule(
     scheduler: Annotated[str, typer.Option(help=f"Comma-separated: {_SCHEDULER_HELP}.")] = "dual2",
     model: Annotated[Path | None, typer.Option(help="Performance model for a length column.")] = None,
     residues: Annotated[int | None, typer.Option(help="Database residues for a length column.")] = None,
+    db: Annotated[
+        Path | None, typer.Option(help="Database FASTA whose residues a length column is against (read by index).")
+    ] = None,
     gantt: Annotated[Path | None, typer.Option(help="Gantt chart (PNG); several schedulers: NAME_SCHED.png.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the plans as JSON.")] = False,
 ) -> None:
@@ -229,6 +232,11 @@ def schedule(
     with one_line_errors():
         from schedlab.swdual.scheduling import make_plan
 
+        if db is not None and residues is None:
+            from schedlab.swdual.scoring import Scoring
+            from schedlab.swdual.sequences import FastaIndex
+
+            residues = FastaIndex(db, alphabet=Scoring.load().alphabet).residues  # lengths only, no sequence read
         names, cpu_time, gpu_time = _read_tasks(tasks, model, residues)
         plans = {
             s: make_plan(cpu_time, gpu_time, cpus=cpus, gpus=gpus, scheduler=s)
