@@ -6,10 +6,13 @@ sequence comparison on hybrid platforms", ICPP 2014.
 
 Modules, one job each: :mod:`.scoring` (matrices, gap conventions),
 :mod:`.sequences` (FASTA), :mod:`.synthetic` (seeded protein sets),
-:mod:`.reference` (plain-Python Gotoh), :mod:`.cpu` and :mod:`.gpu` (engines),
-:mod:`.calibration` (performance models), :mod:`.scheduling` (plans),
-:mod:`.runtime` (master-worker run), :mod:`.hits`, :mod:`.search` (end to end),
-:mod:`.gantt` (predicted vs measured).
+:mod:`.reference` (plain-Python Gotoh), :mod:`.cpu` and :mod:`.gpu` (engines;
+the CUDA kernel in :mod:`.gpu_kernel`, its layout in :mod:`.layout`),
+:mod:`.calibration` (performance models), :mod:`.scheduling` (plans through
+the registry, as the common Schedule), :mod:`.runtime` (master-worker run),
+:mod:`.hits`, :mod:`.search` (end to end), :mod:`.gantt` (predicted vs
+measured), :mod:`.thesis` (the published tables). The reproduction is
+:mod:`schedlab.experiments.swdual`, the commands :mod:`schedlab.cli.swdual`.
 The GPU engine needs the optional ``gpu`` extra (numba-cuda).
 """
 
