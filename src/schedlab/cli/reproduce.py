@@ -18,14 +18,13 @@ Same seed, same files except timing columns and wall times, whatever ``--jobs``.
 
 from __future__ import annotations
 
-import sys
 from dataclasses import replace
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from schedlab.cli.common import one_line_errors, out
+from schedlab.cli.common import err, one_line_errors, out, progress_bar
 
 reproduce_app = typer.Typer(help="Reproduce a seed's experiments.", no_args_is_help=True)
 
@@ -44,17 +43,6 @@ def _check_campaign_options(out_dir: Path, force: bool, jobs: int, count: tuple[
     for option, value in (("--jobs", jobs), count):
         if value is not None and value < 1:
             raise InputError(option, field=option, value=value, expected="an integer >= 1")
-
-
-def _run_counter(quiet: bool):
-    """A ``progress(done, total, row)`` that prints ``done/total runs`` on a terminal's stderr."""
-    show = not quiet and sys.stderr.isatty()
-
-    def progress(done: int, total: int, row: dict) -> None:
-        if show:
-            print(f"\r{done}/{total} runs", end="" if done < total else "\n", file=sys.stderr, flush=True)
-
-    return progress
 
 
 @reproduce_app.command("hybrid")
@@ -113,7 +101,8 @@ def hybrid(
                 experiment_algorithms(names)
             except ArgumentError as exc:
                 raise InputError("--algo", field="--algo", value=algo, expected=str(exc)) from None
-        summary = reproduce(out_dir, grid, seed=seed, names=names, jobs=jobs, progress=_run_counter(quiet), quick=quick)
+        with progress_bar(enabled=not quiet and err.is_terminal, what="runs") as progress:
+            summary = reproduce(out_dir, grid, seed=seed, names=names, jobs=jobs, progress=progress, quick=quick)
     if not quiet:
         typer.echo(
             f"{summary['instances']} instances, {summary['runs']} runs ({summary['failed']} not done) in "
@@ -132,7 +121,7 @@ def redirections(
     tuning: Annotated[
         bool, typer.Option(help="Also run the tuning grids (RD: tau x m_d; RR: c x m_d, b = 0.02).")
     ] = False,
-    jobs: Annotated[int, typer.Option(help="Worker processes (results do not depend on it).")] = 1,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", help="Worker processes (results do not depend on it).")] = 1,
     seed: Annotated[int, typer.Option(help="Master seed: window draws and random redirections.")] = 0,
     traces: Annotated[Path, typer.Option("--traces", help="Folder holding the PWA traces.")] = Path("../shared/traces"),
     windows: Annotated[int | None, typer.Option(help="Windows per trace (default 20, or 3 with --quick).")] = None,
@@ -147,7 +136,7 @@ def redirections(
         bool, typer.Option(help="GSPT-RD counts arrivals while a main processor is idle (spec A5; literal reading).")
     ] = True,
     force: Annotated[bool, typer.Option(help="Write into a non-empty --out (its stored runs are reused).")] = False,
-    quiet: Annotated[bool, typer.Option(help="No progress on stderr.")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress on stderr.")] = False,
 ) -> None:
     """Seed 004 experiment: task windows of 5 PWA traces, SPT families with and without redirection, Table I,
     Figs 3-10 and the six claims checked (spec 004-redirections section 5)."""
@@ -166,7 +155,8 @@ def redirections(
             m_mode=m_mode,
             count_if_idle=count_if_idle,
         )
-        summary = reproduce(out_dir, chosen, jobs=jobs, progress=_run_counter(quiet))
+        with progress_bar(enabled=not quiet and err.is_terminal, what="runs") as progress:
+            summary = reproduce(out_dir, chosen, jobs=jobs, progress=progress)
     if not quiet:
         verdicts = ", ".join(f"{k}: {v}" for k, v in summary["claims"].items())
         typer.echo(
@@ -183,7 +173,7 @@ def locality_ch5(
     quick: Annotated[
         bool, typer.Option(help="2 instances of KTH-SP2 and HPC2N, best-effort allocators only (seconds).")
     ] = False,
-    jobs: Annotated[int, typer.Option(help="Worker processes (results do not depend on it).")] = 1,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", help="Worker processes (results do not depend on it).")] = 1,
     seed: Annotated[int, typer.Option(help="Master seed: instance draws.")] = 0,
     traces: Annotated[Path, typer.Option("--traces", help="Folder holding the PWA traces.")] = Path("../shared/traces"),
     instances: Annotated[
@@ -200,7 +190,7 @@ def locality_ch5(
         ),
     ] = None,
     force: Annotated[bool, typer.Option(help="Write into a non-empty --out (its stored runs are reused).")] = False,
-    quiet: Annotated[bool, typer.Option(help="No progress on stderr.")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress on stderr.")] = False,
 ) -> None:
     """Seed 000 ch. 5 experiment: 7-day periods of the Table 5.2 traces on fat trees, quadratic penalty F = 2,
     conservative backfilling with topology-aware allocators, normalised to basic (spec 000-ch4-5 section 5.2)."""
@@ -210,7 +200,8 @@ def locality_ch5(
 
         _check_campaign_options(out_dir, force, jobs, ("--instances", instances))
         chosen = plan(traces, quick=quick, seed=seed, instances=instances, traces=trace, forced=forced)
-        summary = reproduce(out_dir, chosen, jobs=jobs, progress=_run_counter(quiet))
+        with progress_bar(enabled=not quiet and err.is_terminal, what="runs") as progress:
+            summary = reproduce(out_dir, chosen, jobs=jobs, progress=progress)
     if not quiet:
         typer.echo(
             f"{summary['runs']} runs ({summary['failed']} not done) in {summary['wall_seconds']:.1f} s; "
@@ -257,7 +248,8 @@ def locality_ch4(
         )
         if not Path(plan.trace).is_file():
             raise InputError(plan.trace, message="trace file not found (see --traces)")
-        _, files = reproduce(out_dir, plan, jobs=jobs, progress=_run_counter(quiet))
+        with progress_bar(enabled=not quiet and err.is_terminal, what="runs") as progress:
+            _, files = reproduce(out_dir, plan, jobs=jobs, progress=progress)
     if not quiet:
         out.print((out_dir / "summary.md").read_text(encoding="utf-8"), markup=False)
         out.print(f"wrote {', '.join(str(f) for f in files)}", markup=False, soft_wrap=True)
