@@ -274,6 +274,7 @@ def swdual(
     gpu_gcups: Annotated[float, typer.Option(help="GCUPS of the assumed GPU of the planned comparison.")] = 24.8,
     seed: Annotated[int, typer.Option(help="Seed of the database, the queries and the calibration.")] = 0,
     force: Annotated[bool, typer.Option(help="Write into a non-empty --out.")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No summary on stdout.")] = False,
 ) -> None:
     """Mendonca (2017) ch. 2: the thesis's constant-product checks, real searches per scheduler on this
     machine's CPU cores (heterogeneous 100-5,000 and homogeneous 4,500-5,000 query sets against a synthetic
@@ -292,5 +293,6 @@ def swdual(
             seed=seed,
         )
         _, files = reproduce(out_dir, plan)
-    out.print((out_dir / "summary.md").read_text(encoding="utf-8"), markup=False)
-    out.print(f"wrote {', '.join(str(f) for f in files)}", markup=False, soft_wrap=True)
+    if not quiet:
+        out.print((out_dir / "summary.md").read_text(encoding="utf-8"), markup=False)
+        out.print(f"wrote {', '.join(str(f) for f in files)}", markup=False, soft_wrap=True)

@@ -285,7 +285,7 @@ def search(
     gantt: Annotated[bool, typer.Option(help="Also write gantt.png (predicted vs measured).")] = False,
     seed: Annotated[int, typer.Option(help="Seed of the on-the-fly calibration.")] = 0,
     force: Annotated[bool, typer.Option(help="Write into a non-empty --out.")] = False,
-    quiet: Annotated[bool, typer.Option(help="No progress bar and no table.")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar and no table.")] = False,
 ) -> None:
     """Align every query against the database on CPU and GPU workers; write ranked hits and a run report."""
     with one_line_errors():
