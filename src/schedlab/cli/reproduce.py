@@ -9,6 +9,9 @@ runs in ``OUT/store`` (a rerun with ``--force`` reuses them), and writes CSVs,
   the six claims);
 * ``locality-ch4``: Mendonca (2017), ch. 4 (300-job Curie samples, makespan deviations, local jobs);
 * ``locality-ch5``: Mendonca (2017), ch. 5 (7-day periods on fat trees, metrics normalised to basic, the claim).
+* ``swdual``: Mendonca (2017), ch. 2 (real Smith-Waterman searches timed on this machine's cores, one after
+  another and not through the campaign runner, whose parallel runs would share the cores being measured;
+  CPU+GPU plans from the calibrated model; the thesis's consistency checks and claims).
 
 Same seed, same files except timing columns and wall times, whatever ``--jobs``.
 """
@@ -247,6 +250,49 @@ def locality_ch4(
             raise InputError(plan.trace, message="trace file not found (see --traces)")
         with progress_bar(enabled=not quiet and err.is_terminal, what="runs") as progress:
             _, files = reproduce(out_dir, plan, jobs=jobs, progress=progress)
+    if not quiet:
+        out.print((out_dir / "summary.md").read_text(encoding="utf-8"), markup=False)
+        out.print(f"wrote {', '.join(str(f) for f in files)}", markup=False, soft_wrap=True)
+
+
+@reproduce_app.command("swdual")
+def swdual(
+    out_dir: Annotated[
+        Path, typer.Option("--out", "-o", help="Directory for summary.md, measured.csv, planned.csv, model.json.")
+    ],
+    quick: Annotated[
+        bool, typer.Option(help="2,000 sequences and 8 queries per set instead of 100,000 and 40 (seconds).")
+    ] = False,
+    sequences: Annotated[int | None, typer.Option(help="Database sequences (default 100,000).")] = None,
+    queries: Annotated[int | None, typer.Option(help="Queries per set (default 40).")] = None,
+    cpus: Annotated[int, typer.Option(help="CPU workers of the measured searches.")] = 2,
+    scheduler: Annotated[list[str], typer.Option("--scheduler", help="Schedulers to measure (repeatable).")] = [
+        "dual2",
+        "self-scheduling",
+        "equal",
+    ],
+    gpu_gcups: Annotated[float, typer.Option(help="GCUPS of the assumed GPU of the planned comparison.")] = 24.8,
+    seed: Annotated[int, typer.Option(help="Seed of the database, the queries and the calibration.")] = 0,
+    force: Annotated[bool, typer.Option(help="Write into a non-empty --out.")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No summary on stdout.")] = False,
+) -> None:
+    """Mendonca (2017) ch. 2: the thesis's constant-product checks, real searches per scheduler on this
+    machine's CPU cores (heterogeneous 100-5,000 and homogeneous 4,500-5,000 query sets against a synthetic
+    UniProt-like database), and CPU+GPU plans from the calibrated CPU model and an assumed GPU."""
+    from schedlab.cli.common import check_out_dir
+    from schedlab.experiments.swdual import Plan, reproduce
+
+    with one_line_errors():
+        check_out_dir(out_dir, force)
+        plan = Plan(
+            sequences=sequences if sequences is not None else (2000 if quick else 100_000),
+            queries=queries if queries is not None else (8 if quick else 40),
+            cpus=cpus,
+            gpu_gcups=gpu_gcups,
+            schedulers=tuple(scheduler),
+            seed=seed,
+        )
+        _, files = reproduce(out_dir, plan)
     if not quiet:
         out.print((out_dir / "summary.md").read_text(encoding="utf-8"), markup=False)
         out.print(f"wrote {', '.join(str(f) for f in files)}", markup=False, soft_wrap=True)
