@@ -1,0 +1,119 @@
+"""Pinned I/O: the two-phase 6-approximation (LP dedication, then Gergov) on a line, and its ring extension.
+
+Source: Bleuse (2017), PhD thesis, section 5.3.2 (Theorem 5.9: LP + rounding +
+Gergov is a 6-approximation of ``P^C, P^IO | size_j^C, fix_j^IO, convex, local
+| Cmax`` when each job needs one I/O node), the ring "brings us to the same
+setup as the line" and several pinned I/O nodes per job on a line (Fig. 5.6).
+
+Guarantee: on a line, ``Cmax <= 3 Lambda_round <= 6 Lambda_LP <= 6 OPT``
+(Lemmas 5.7 and 5.8), with any number of pinned I/O nodes per job (they only
+change the windows). On a ring, ``Cmax <= 4 Lambda_round <= 8 OPT``: the
+thesis does not say how to schedule on a ring, so the ring is cut where the
+jobs crossing the cut are lightest, Gergov schedules the others on the
+resulting line (``<= 3 Lambda``) and the crossing jobs, which all hold the two
+positions of the cut, run one after another afterwards (``<= Lambda``)
+(ambiguity A9; the thesis's 6 is not claimed).
+Cost: one LP (see :mod:`.lp`) and Gergov's O(n^2).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from schedlab.errors import InputError
+from schedlab.offline.io.gergov import gergov
+from schedlab.offline.io.lp import dedicate, footprints
+from schedlab.offline.io.schedule import IOSchedule
+from schedlab.workload.io_jobs import IOInstance
+
+__all__ = ["cut_and_append", "pinned_two_phase", "require_pinned"]
+
+
+def require_pinned(inst: IOInstance, algorithm: str) -> None:
+    """Raise InputError unless every job is pinned."""
+    if inst.n and not inst.pinned.all():
+        j = int(np.argmin(inst.pinned))
+        raise InputError(inst.source, field=f"jobs[{j}].io", value=inst.io[j],
+                         expected=f"a list of pinned I/O node ids ({algorithm} schedules pinned jobs)")
+
+
+def cut_and_append(low, high, p, n_positions: int) -> tuple[np.ndarray, dict]:
+    """Schedule fixed arcs ``[low_j, high_j]`` (unrolled, length <= M) of a ring of ``M`` positions.
+
+    The cut is the edge ``(c - 1, c)`` crossed by the least total ``p``
+    (lowest ``c`` on ties); Gergov schedules the arcs that do not cross it, in
+    index order, and the crossing ones follow in index order.
+
+    Returns the starts and ``{"cut": c, "crossing": count, "crossing_p": sum}``.
+    """
+    low, high, p = np.asarray(low), np.asarray(high), np.asarray(p, dtype=float)
+    M = n_positions
+    first = low % M
+    length = high - low + 1
+    weight = np.zeros(M + 1)
+    for s, ell, pj in zip(first.tolist(), length.tolist(), p.tolist()):
+        if ell >= 2:  # crosses the cuts c with (c - s) mod M in 1 .. ell - 1
+            a, b = (s + 1) % M, (s + ell - 1) % M
+            if a <= b:
+                weight[a] += pj
+                weight[b + 1] -= pj
+            else:
+                weight[a] += pj
+                weight[M] -= pj
+                weight[0] += pj
+                weight[b + 1] -= pj
+    crossing_p = np.cumsum(weight[:-1])
+    cut = int(np.argmin(crossing_p))
+    rel = (first - cut) % M
+    crosses = rel + length - 1 >= M
+    start = np.zeros(low.size)
+    keep = np.flatnonzero(~crosses)
+    offset = 0.0
+    if keep.size:
+        g = gergov(rel[keep], rel[keep] + length[keep] - 1, p[keep], M)
+        start[keep] = g.start
+        offset = g.makespan
+    for j in np.flatnonzero(crosses).tolist():
+        start[j] = offset
+        offset += float(p[j])
+    return start, {"cut": cut, "crossing": int(crosses.sum()), "crossing_p": float(p[crosses].sum())}
+
+
+def pinned_two_phase(inst: IOInstance, *, formulation: str = "cumulative") -> IOSchedule:
+    """Dedicate every pinned job to one window by LP rounding, then schedule the windows.
+
+    Parameters
+    ----------
+    inst : IOInstance
+        Every job pinned (one I/O node per job on a ring).
+    formulation : {"cumulative", "windows"}
+        How the LP is written (same optimum; see :mod:`.lp`).
+
+    Returns
+    -------
+    IOSchedule
+        ``info`` holds ``lp`` (``Lambda_LP``), ``rounded`` (``Lambda_round``),
+        ``height`` (Gergov's phase 1), ``colours``, and on a ring the cut.
+
+    Raises
+    ------
+    InputError
+        A job that is not pinned.
+    """
+    require_pinned(inst, "pinned")
+    if inst.n == 0:
+        return IOSchedule(np.zeros(0), np.zeros(0), (), (), "pinned", {"lp": 0.0, "rounded": 0.0})
+    ded = dedicate(inst, formulation=formulation)
+    lows, highs, M = footprints(inst)
+    low = np.array([lows[j][ded.chosen[j]] for j in range(inst.n)])
+    high = np.array([highs[j][ded.chosen[j]] for j in range(inst.n)])
+    info = {"lp": ded.lp.value, "rounded": ded.rounded}
+    if inst.platform.ring:
+        start, cut = cut_and_append(low, high, inst.p, M)
+        info.update(cut)
+    else:
+        g = gergov(low, high, inst.p, M)
+        start = g.start
+        info.update(height=g.height, colours=g.n_colours)
+    windows = [inst.windows(j)[ded.chosen[j]] for j in range(inst.n)]
+    return IOSchedule.from_windows(inst, start, windows, "pinned", info)
