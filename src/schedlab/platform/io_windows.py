@@ -130,7 +130,7 @@ def _is_local(platform: IOPlatform, w: Window) -> bool:
 
 def _convex_on_ring(platform: IOPlatform, w: Window) -> bool:
     """Ring routing ``shortest``: the compute arc spans at most m // 2 hops, or holds every compute node."""
-    if platform.routing == "arc" or w.size >= platform.m_c:
+    if not platform.ring or platform.routing == "arc" or w.size >= platform.m_c:
         return True
     return _node(platform, w.start + w.size - 1) - _node(platform, w.start) <= platform.m // 2
 

@@ -141,7 +141,11 @@ def _check(inst: IOInstance) -> None:
         raise InputError(src, field="jobs", message=f"columns of lengths {n}, {inst.q.shape}, {inst.ids.shape}, "
                          f"{len(inst.io)} differ")
     if len(np.unique(inst.ids)) != n:
-        raise InputError(src, field="jobs[].id", message="job ids are not unique")
+        seen: set[int] = set()
+        for j, value in enumerate(inst.ids.tolist()):
+            if value in seen:
+                raise InputError(src, field=f"jobs[{j}].id", value=value, expected="an id no other job has")
+            seen.add(value)
     bad = ~(np.isfinite(inst.p) & (inst.p > 0))
     if bad.any():
         j = int(np.argmax(bad))
@@ -156,9 +160,10 @@ def _check(inst: IOInstance) -> None:
     for j, request in enumerate(inst.io):
         if isinstance(request, int):
             if request < 0 or request > max_local_io(plat, int(inst.q[j])):
+                most = max_local_io(plat, int(inst.q[j]))
                 raise InputError(src, field=f"jobs[{j}].io", value=request,
-                                 expected=f"at most {max_local_io(plat, int(inst.q[j]))} I/O nodes, the most a convex "
-                                 f"allocation of q = {int(inst.q[j])} compute nodes has as neighbours on {plat.name}")
+                                 expected=f"0 to {most}, the most I/O nodes next to a convex allocation of "
+                                 f"q = {int(inst.q[j])} compute nodes on {plat.name}")
             continue
         if not request:
             raise InputError(src, field=f"jobs[{j}].io", value="[]", expected="at least one I/O node id, or a count")
@@ -201,7 +206,7 @@ def _platform_from_json(value, source: str) -> IOPlatform:
         try:
             return parse_io_platform(value, source=source)
         except InputError as error:
-            raise InputError(source, field="platform", message=str(error).split(": ", 1)[-1]) from None
+            raise InputError(source, message=f"platform {value}: {str(error).split(': ', 1)[-1]}") from None
     if not isinstance(value, dict):
         raise InputError(source, field="platform", value=type(value).__name__,
                          expected="a text like line:m=32,io=4 or an object")

@@ -18,6 +18,7 @@ def platforms(draw, topology=None, mode=None, min_m=3, max_m=12, uniform=False):
     if uniform:
         delta = draw(st.integers(2, 5))
         m_io = draw(st.integers(1, max(1, max_m // delta)))
+        assume(delta * m_io >= 3 or topology == "line")
         is_io = uniform_layout(delta * m_io, m_io)
     else:
         m = draw(st.integers(min_m, max_m))

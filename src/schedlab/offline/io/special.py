@@ -112,7 +112,8 @@ def right_window(inst: IOInstance, j: int) -> Window | None:
     right = [(s + d) % plat.m for d in range(1, q + 1)] if plat.ring else list(range(s + 1, s + q + 1))
     if any(v >= plat.m or plat.is_io[v] for v in right):
         return None
-    return window(plat, int(plat.rank[right[0]]), q, (s,), origin=s)
+    r = int(plat.rank[right[0]]) + (plat.m_c if right[0] < s else 0)  # one turn on when it wraps past m - 1
+    return window(plat, r, q, (s,), origin=s)
 
 
 def first_window(inst: IOInstance, j: int) -> Window:
