@@ -31,7 +31,7 @@ def test_three_jobs_on_one_io_node_lp_is_half_the_rounding():
     rounds to ranks 0-2: Lambda_round = 3 = 2 Lambda_LP, Lemma 5.7's factor reached."""
     plat = parse_io_platform("line:m=12,io=3")
     inst = IOInstance.from_jobs(plat, [(1, 3, (4,))] * 3)
-    for formulation in ("cumulative", "windows"):
+    for formulation in ("differences", "windows"):
         ded = dedicate(inst, formulation=formulation)
         assert ded.lp.value == pytest.approx(1.5)
         assert ded.rounded <= 2 * ded.lp.value + 1e-9
@@ -55,7 +55,7 @@ def test_exclusive_footprint_counts_the_io_node():
 @given(io_instances(max_jobs=6, max_p=9, multi=True))
 def test_formulations_agree_and_rounding_keeps_half(inst):
     """Cumulative and window LPs have the same optimum; Lemma 5.7: coverage >= 1/2, Lambda_round <= 2 Lambda_LP."""
-    a = solve_lp(inst, formulation="cumulative")
+    a = solve_lp(inst, formulation="differences")
     b = solve_lp(inst, formulation="windows")
     assert a.value == pytest.approx(b.value, rel=1e-7, abs=1e-7)
     for x in (a.x, b.x):

@@ -79,14 +79,14 @@ def cut_and_append(low, high, p, n_positions: int) -> tuple[np.ndarray, dict]:
     return start, {"cut": cut, "crossing": int(crosses.sum()), "crossing_p": float(p[crosses].sum())}
 
 
-def pinned_two_phase(inst: IOInstance, *, formulation: str = "cumulative") -> IOSchedule:
+def pinned_two_phase(inst: IOInstance, *, formulation: str = "differences") -> IOSchedule:
     """Dedicate every pinned job to one window by LP rounding, then schedule the windows.
 
     Parameters
     ----------
     inst : IOInstance
         Every job pinned (one I/O node per job on a ring).
-    formulation : {"cumulative", "windows"}
+    formulation : {"differences", "windows"}
         How the LP is written (same optimum; see :mod:`.lp`).
 
     Returns

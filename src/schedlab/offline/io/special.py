@@ -38,7 +38,7 @@ from schedlab.workload.io_jobs import IOInstance
 __all__ = ["first_window", "per_io_node", "right_window", "sequential", "unit_pinned"]
 
 
-def unit_pinned(inst: IOInstance, *, formulation: str = "cumulative") -> IOSchedule:
+def unit_pinned(inst: IOInstance, *, formulation: str = "differences") -> IOSchedule:
     """Pinned jobs of equal processing time on a line: LP rounding, then interval partitioning.
 
     Raises
