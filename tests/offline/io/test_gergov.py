@@ -32,6 +32,17 @@ def test_tight_instance_gives_3m_minus_2(M):
     assert result.height == M and result.n_colours == 3
 
 
+@pytest.mark.parametrize("M", [2, 3, 5, 10])
+def test_other_conventions_on_the_tight_instance(M):
+    """A6: uncompressed shelves give 3M; colouring in placement order needs only 2 colours."""
+    low, high, p, positions = tight_instance(M)
+    assert gergov(low, high, p, positions, shelves="uncompressed").makespan == 3 * M
+    placed = gergov(low, high, p, positions, colour_order="placement")
+    assert placed.n_colours == 2 and placed.makespan <= 2 * M
+    with pytest.raises(ValueError):
+        gergov(low, high, p, positions, shelves="tall")
+
+
 def test_fig_5_4_instance_m5_is_13():
     low, high, p, positions = tight_instance(5)
     assert gergov(low, high, p, positions).makespan == 13
@@ -58,11 +69,11 @@ def interval_jobs(draw):
     return np.array(low), np.array(high), np.array(p, dtype=float), M, np.array(order)
 
 
-@given(interval_jobs())
-def test_random_instances_keep_gergovs_invariants(case):
+@given(interval_jobs(), st.sampled_from(["list", "placement"]), st.sampled_from(["compressed", "uncompressed"]))
+def test_random_instances_keep_gergovs_invariants(case, colour_order, shelves):
     """Lemma 5.8: phase-1 height <= Lambda, no point covered 3 times, <= 3 colours, feasible, Cmax <= 3 Lambda."""
     low, high, p, M, order = case
-    r = gergov(low, high, p, M, order)
+    r = gergov(low, high, p, M, order, colour_order=colour_order, shelves=shelves)
     lam = max_load(low, high, p, M)
     assert r.height <= lam + 1e-9
     assert r.n_colours <= 3

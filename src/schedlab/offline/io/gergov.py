@@ -29,8 +29,9 @@ Choices where the text is silent or garbled (ambiguities A4-A6): pillars are
 closed intervals and the side pillars are ``[l, L - 1]`` and ``[R + 1, r]``;
 "j only intersects with p" means j meets p and no *live* pillar (discarded
 regions may be entered); the first such job in list order is taken; pillars
-pop by ``(h, l, r)``; colours are first-fit in list order; shelves are
-compressed (uncompressed shelves give ``3M`` on Theorem 5.10's instance).
+pop by ``(h, l, r)``; colours are first-fit in list order and shelves are
+compressed by default, the two conventions that reproduce Theorem 5.10's
+``3M - 2``; both are parameters.
 """
 
 from __future__ import annotations
@@ -41,7 +42,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["GergovResult", "gergov", "tight_instance"]
+__all__ = ["COLOUR_ORDERS", "SHELVES", "GergovResult", "gergov", "tight_instance"]
 
 
 @dataclass(frozen=True)
@@ -60,7 +61,12 @@ class GergovResult:
         return int(self.colour.max()) + 1 if self.colour.size else 0
 
 
-def gergov(low, high, p, n_positions: int, order=None) -> GergovResult:
+SHELVES = ("compressed", "uncompressed")
+COLOUR_ORDERS = ("list", "placement")
+
+
+def gergov(low, high, p, n_positions: int, order=None, *, shelves: str = "compressed",
+           colour_order: str = "list") -> GergovResult:
     """Schedule jobs on fixed closed intervals ``[low_j, high_j]`` of positions ``0 .. n_positions - 1``.
 
     Parameters
@@ -73,7 +79,16 @@ def gergov(low, high, p, n_positions: int, order=None) -> GergovResult:
         ``M``: compute ranks with shared I/O, nodes with exclusive I/O.
     order : int array, optional
         The list order (default: index order, the order of Theorem 5.10).
+    shelves : {"compressed", "uncompressed"}
+        A colour's shelf spans its jobs' phase-1 times ``[lo, hi]``
+        (compressed, ``3M - 2`` on Theorem 5.10's instance) or ``[0, hi]``
+        (``3M``); ambiguity A6.
+    colour_order : {"list", "placement"}
+        First-fit colouring in list order, or in the order phase 1 placed the
+        jobs (2 colours on Theorem 5.10's instance); ambiguity A6.
     """
+    if shelves not in SHELVES or colour_order not in COLOUR_ORDERS:
+        raise ValueError(f"shelves {shelves!r} / colour_order {colour_order!r}: expected {SHELVES} / {COLOUR_ORDERS}")
     low = np.asarray(low, dtype=np.int64)
     high = np.asarray(high, dtype=np.int64)
     p = np.asarray(p, dtype=float)
@@ -82,6 +97,7 @@ def gergov(low, high, p, n_positions: int, order=None) -> GergovResult:
     lo_o, hi_o = low[order], high[order]
     placed = np.zeros(n, dtype=bool)  # by list position
     phase1 = np.zeros(n)
+    placement: list[int] = []
     heap = [(0.0, 0, n_positions - 1)]
     live_l: list[int] = [0]  # left ends of live pillars, sorted (live pillars are disjoint)
     live_r: dict[int, int] = {0: n_positions - 1}
@@ -100,6 +116,7 @@ def gergov(low, high, p, n_positions: int, order=None) -> GergovResult:
         placed[i] = True
         remaining -= 1
         job = int(order[i])
+        placement.append(job)
         phase1[job] = h
         L, R = int(lo_o[i]), int(hi_o[i])
         for pillar in ((h + float(p[job]), max(l, L), min(r, R)), (h, l, L - 1), (h, R + 1, r)):
@@ -108,12 +125,12 @@ def gergov(low, high, p, n_positions: int, order=None) -> GergovResult:
                 insort(live_l, pillar[1])
                 live_r[pillar[1]] = pillar[2]
     height = float((phase1 + p).max(initial=0.0))
-    colour = _first_fit(low, high, phase1, p, order)
+    colour = _first_fit(low, high, phase1, p, order if colour_order == "list" else np.array(placement))
     start = np.zeros(n)
     offset = 0.0
     for c in range(int(colour.max(initial=-1)) + 1):
         members = colour == c
-        lo_t = float(phase1[members].min())
+        lo_t = float(phase1[members].min()) if shelves == "compressed" else 0.0
         hi_t = float((phase1[members] + p[members]).max())
         start[members] = offset + phase1[members] - lo_t
         offset += hi_t - lo_t

@@ -37,7 +37,7 @@ def require_pinned(inst: IOInstance, algorithm: str) -> None:
                          expected=f"a list of pinned I/O node ids ({algorithm} schedules pinned jobs)")
 
 
-def cut_and_append(low, high, p, n_positions: int) -> tuple[np.ndarray, dict]:
+def cut_and_append(low, high, p, n_positions: int, **gergov_options) -> tuple[np.ndarray, dict]:
     """Schedule fixed arcs ``[low_j, high_j]`` (unrolled, length <= M) of a ring of ``M`` positions.
 
     The cut is the edge ``(c - 1, c)`` crossed by the least total ``p``
@@ -70,7 +70,7 @@ def cut_and_append(low, high, p, n_positions: int) -> tuple[np.ndarray, dict]:
     keep = np.flatnonzero(~crosses)
     offset = 0.0
     if keep.size:
-        g = gergov(rel[keep], rel[keep] + length[keep] - 1, p[keep], M)
+        g = gergov(rel[keep], rel[keep] + length[keep] - 1, p[keep], M, **gergov_options)
         start[keep] = g.start
         offset = g.makespan
     for j in np.flatnonzero(crosses).tolist():
@@ -79,7 +79,8 @@ def cut_and_append(low, high, p, n_positions: int) -> tuple[np.ndarray, dict]:
     return start, {"cut": cut, "crossing": int(crosses.sum()), "crossing_p": float(p[crosses].sum())}
 
 
-def pinned_two_phase(inst: IOInstance, *, formulation: str = "differences") -> IOSchedule:
+def pinned_two_phase(inst: IOInstance, *, formulation: str = "differences", shelves: str = "compressed",
+                     colour_order: str = "list") -> IOSchedule:
     """Dedicate every pinned job to one window by LP rounding, then schedule the windows.
 
     Parameters
@@ -88,6 +89,8 @@ def pinned_two_phase(inst: IOInstance, *, formulation: str = "differences") -> I
         Every job pinned (one I/O node per job on a ring).
     formulation : {"differences", "windows"}
         How the LP is written (same optimum; see :mod:`.lp`).
+    shelves, colour_order : str
+        Gergov's phase-2 conventions (see :func:`~schedlab.offline.io.gergov.gergov`).
 
     Returns
     -------
@@ -109,10 +112,10 @@ def pinned_two_phase(inst: IOInstance, *, formulation: str = "differences") -> I
     high = np.array([highs[j][ded.chosen[j]] for j in range(inst.n)])
     info = {"lp": ded.lp.value, "rounded": ded.rounded}
     if inst.platform.ring:
-        start, cut = cut_and_append(low, high, inst.p, M)
+        start, cut = cut_and_append(low, high, inst.p, M, shelves=shelves, colour_order=colour_order)
         info.update(cut)
     else:
-        g = gergov(low, high, inst.p, M)
+        g = gergov(low, high, inst.p, M, shelves=shelves, colour_order=colour_order)
         start = g.start
         info.update(height=g.height, colours=g.n_colours)
     windows = [inst.windows(j)[ded.chosen[j]] for j in range(inst.n)]
