@@ -33,7 +33,8 @@ from schedlab.platform.io import IO_MODES, RING_ROUTINGS, TOPOLOGIES, IOPlatform
 from schedlab.platform.io_windows import Window, max_local_io, pinned_windows
 
 __all__ = [
-    "IOInstance", "generate_io_instance", "instance_from_json", "instance_to_json", "parse_generate",
+    "IOInstance", "generate_io_instance", "instance_from_json", "instance_to_json", "io_instance_from_trace",
+    "parse_generate",
     "read_io_instance", "write_io_instance",
 ]
 
@@ -406,3 +407,41 @@ def parse_generate(text: str) -> tuple[IOInstance, int]:
         q_max=gen.get("qmax"), p_max=gen.get("pmax", 100), p_dist=gen.get("p", "loguniform"),
         io_per_job=gen.get("iopj", 1))
     return inst, seed
+
+
+def io_instance_from_trace(jobs, machine_procs: int, platform: IOPlatform, n: int, *, rng: np.random.Generator,
+                           pinned: bool = True) -> IOInstance:
+    """``n`` consecutive rigid jobs of a trace (from a uniform random start) with synthesised I/O requests.
+
+    Source: the evaluation plan for Bleuse (2017), chapter 6: rigid traces of
+    the Parallel Workloads Archive give ``(p, q)``; I/O pinning is synthesised.
+    ``q`` is rescaled from the trace machine to the platform's compute nodes,
+    ``ceil(procs * m_c / machine_procs)`` (at least 1, at most ``m_c``); ``p``
+    is the run time (seconds). A pinned job targets one uniform I/O node; an
+    unpinned one asks for any one. Job ids are the trace's.
+
+    Parameters
+    ----------
+    jobs : JobTable
+        The trace's jobs (e.g. from :func:`~schedlab.workload.filters.to_jobs`), run times > 0.
+    machine_procs : int
+        The trace machine's size.
+
+    Raises
+    ------
+    InputError
+        Fewer than ``n`` jobs.
+    """
+    total = len(jobs.run_time)
+    if n > total or n < 0:
+        raise InputError(jobs.source, field="jobs", value=total, expected=f"at least n = {n} jobs to sample")
+    first = int(rng.integers(0, total - n + 1))
+    rows = np.arange(first, first + n)
+    procs = jobs.procs[rows].astype(np.int64)
+    q = np.clip(-(-procs * platform.m_c // machine_procs), 1, platform.m_c)
+    p = jobs.run_time[rows].astype(float)
+    if pinned:
+        io = tuple((int(s),) for s in platform.io_nodes[rng.integers(0, platform.m_io, size=n)])
+    else:
+        io = (1,) * n
+    return IOInstance(platform, p, q, io, jobs.id[rows], True, f"{jobs.source} rows {first}..{first + n - 1}")

@@ -1,0 +1,283 @@
+"""The I/O-aware allocation study: every algorithm on families of instances, against bounds and optima.
+
+Source: Bleuse (2017), PhD thesis, chapters 5-6: the thesis proves the ratios
+(6 for pinned I/O, ``rho + rho'`` for unpinned I/O) but runs no experiment
+("one could implement the proposed algorithms, and study their performances
+through simulation", section 5.4). This module measures them.
+
+Pure functions, no output: :data:`FULL_FAMILIES` and :data:`QUICK_FAMILIES`
+list the instance families (line or ring, shared or exclusive I/O, pinned or
+unpinned, I/O pressure, job widths, tiny instances solved exactly, rigid jobs
+of a Parallel Workloads Archive trace with synthesised I/O);
+:func:`run_instance` solves one instance with every applicable registered
+algorithm and returns one row per algorithm; :func:`aggregate` summarises.
+Rows do not depend on the number of workers; only ``seconds`` varies.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import asdict, dataclass, replace
+from functools import lru_cache
+from pathlib import Path
+from time import perf_counter
+
+import numpy as np
+
+from schedlab.errors import InputError
+from schedlab.offline.io import IO_ALGORITHMS
+from schedlab.offline.io import shape
+from schedlab.offline.io.baselines import relaxed_makespan
+from schedlab.offline.io.bounds import io_bounds
+from schedlab.offline.io.bruteforce import brute_force_opt
+from schedlab.offline.io.check import check_io_schedule
+from schedlab.platform.io import parse_io_platform
+from schedlab.workload.io_jobs import IOInstance, generate_io_instance, io_instance_from_trace
+
+__all__ = ["FULL_FAMILIES", "QUICK_FAMILIES", "RUN_COLUMNS", "Family", "aggregate", "expand", "instance_for",
+           "run_experiment", "run_instance"]
+
+
+@dataclass(frozen=True, slots=True)
+class Family:
+    """A family of instances: a platform, a job mix, a sample count.
+
+    ``widths``: ``small`` (``q < delta``: only small jobs for the unpinned
+    meta-algorithm), ``mixed`` (``q <= 2 delta``) or ``wide`` (``delta <= q <=
+    4 delta``). ``trace``: a PWA trace file name (jobs taken from it instead of
+    generated; ``widths`` then only names the family). ``exact``: solve every
+    instance to optimality (tiny instances).
+    """
+
+    name: str
+    platform: str
+    kind: str
+    n: int
+    widths: str = "mixed"
+    samples: int = 5
+    io_per_job: int = 1
+    trace: str | None = None
+    exact: bool = False
+
+
+def _synthetic(n: int, samples: int) -> list[Family]:
+    out = []
+    for topology in ("line", "ring"):
+        for mode in ("shared", "exclusive"):
+            for kind in ("pinned", "unpinned"):
+                for io, pressure in ((32, "low"), (8, "high")):
+                    for widths in ("small", "mixed", "wide"):
+                        out.append(Family(f"{topology}-{mode}-{kind}-{pressure}-{widths}",
+                                          f"{topology}:m=288,io={io},mode={mode}", kind, n, widths, samples))
+    return out
+
+
+def _tiny(samples: int) -> list[Family]:
+    out = []
+    for topology in ("line", "ring"):
+        for mode in ("shared", "exclusive"):
+            for kind in ("pinned", "unpinned"):
+                out.append(Family(f"tiny-{topology}-{mode}-{kind}", f"{topology}:m=10,io=2,mode={mode}", kind, 5,
+                                  "mixed", samples, exact=True))
+    out.append(Family("tiny-line-shared-pinned2", "line:m=12,io=3", "pinned", 5, "mixed", samples, 2, exact=True))
+    return out
+
+
+def _traces(n: int, samples: int, traces: Sequence[str]) -> list[Family]:
+    out = []
+    for trace in traces:
+        short = trace.split("-")[0].lower()
+        for topology in ("line", "ring"):
+            for mode in ("shared", "exclusive"):
+                for kind in ("pinned", "unpinned"):
+                    out.append(Family(f"{short}-{topology}-{mode}-{kind}", f"{topology}:m=288,io=32,mode={mode}",
+                                      kind, n, "trace", samples, trace=trace))
+    return out
+
+
+FULL_FAMILIES: tuple[Family, ...] = tuple(
+    _synthetic(200, 5) + [Family("line-shared-pinned2-mixed", "line:m=288,io=32", "pinned", 200, "mixed", 5, 2)]
+    + _tiny(30) + _traces(200, 5, ("KTH-SP2-1996-2.1-cln.swf.gz", "SDSC-SP2-1998-4.2-cln.swf.gz")))
+"""48 synthetic families (line/ring x shared/exclusive x pinned/unpinned x I/O pressure x widths), two
+pinned I/O nodes per job, 9 tiny exact families, 16 trace families."""
+
+QUICK_FAMILIES: tuple[Family, ...] = tuple(
+    [f for f in _synthetic(50, 1) if "-shared-" in f.name and f.name.endswith("-low-mixed")]
+    + [replace(f, samples=3) for f in _tiny(3) if "-shared-" in f.name]
+    + [f for f in _traces(50, 1, ("KTH-SP2-1996-2.1-cln.swf.gz",)) if "-shared-" in f.name and "-line-" in f.name])
+"""A few families that run in well under a minute on one core."""
+
+RUN_COLUMNS = (
+    "family", "platform", "topology", "mode", "kind", "widths", "n", "m", "m_io", "sample", "seed", "algorithm",
+    "makespan", "proven_ratio", "lb_area", "lb_longest", "lb_io", "lb_lp", "best_lb", "tight_bound", "ratio_lb",
+    "opt", "ratio_opt", "relaxed_convex", "relaxed_none", "lp", "rounded", "colours", "compacity", "proximity",
+    "seconds",
+)
+"""Columns of ``runs.csv``: one row per (instance, algorithm); NaN where a value does not apply."""
+
+
+def expand(families: Sequence[Family], *, seed: int) -> list[tuple[Family, int, int]]:
+    """``(family, sample, instance seed)`` for every instance; the seed depends on the family name and sample
+    only (``SeedSequence([seed, crc of the name, sample])``), so an instance is the same in every plan."""
+    import zlib
+
+    return [(f, s, int(np.random.SeedSequence([seed, zlib.crc32(f.name.encode()), s]).generate_state(1)[0]))
+            for f in families for s in range(f.samples)]
+
+
+@lru_cache(maxsize=8)
+def _trace_jobs(path: str):
+    from schedlab.workload.filters import to_jobs
+    from schedlab.workload.swf import machine_size, read_swf
+
+    trace = read_swf(path)
+    jobs, _ = to_jobs(trace)
+    return jobs, machine_size(trace)[0]
+
+
+def instance_for(family: Family, seed: int, *, traces: str | Path | None = None) -> IOInstance:
+    """The instance of ``family`` drawn with ``seed`` (trace families read ``traces / family.trace``)."""
+    plat = parse_io_platform(family.platform, source=f"family {family.name}")
+    rng = np.random.default_rng(seed)
+    pinned = family.kind == "pinned"
+    if family.trace is not None:
+        if traces is None:
+            raise InputError(f"family {family.name}", field="traces", expected="a directory holding " + family.trace)
+        jobs, procs = _trace_jobs(str(Path(traces) / family.trace))
+        return io_instance_from_trace(jobs, procs, plat, family.n, rng=rng, pinned=pinned)
+    delta = plat.delta or max(plat.m_c // max(plat.m_io, 1), 1)
+    q_min, q_max = {"small": (1, delta - 1), "mixed": (1, 2 * delta), "wide": (delta, 4 * delta)}[family.widths]
+    return generate_io_instance(plat, family.n, rng=rng, pinned=pinned, q_min=q_min, q_max=min(q_max, plat.m_c),
+                                io_per_job=family.io_per_job)
+
+
+def _mean_shape(inst: IOInstance, sched) -> tuple[float, float]:
+    """Mean gamma-compacity and rho-proximity of a schedule's allocations (Def. 4.7-4.8)."""
+    plat = inst.platform
+    comp, prox = [], []
+    for j in range(inst.n):
+        nodes = [v for lo, hi in sched.alloc[j] for v in range(lo, hi) if not plat.is_io[v]]
+        comp.append(shape.compacity(plat, nodes))
+        value = shape.proximity(plat, nodes, sched.io[j])
+        if value is not None:
+            prox.append(value)
+    return float(np.mean(comp)) if comp else math.nan, float(np.mean(prox)) if prox else math.nan
+
+
+def run_instance(family: Family, sample: int, seed: int, *, traces: str | Path | None = None,
+                 names: Sequence[str] | None = None) -> list[dict]:
+    """Solve one instance with every applicable registered algorithm (and exactly for ``exact`` families).
+
+    Every schedule passes :func:`~schedlab.offline.io.check.check_io_schedule`.
+    ``best_lb`` is the largest lower bound (area, longest job, I/O capacity,
+    the LP when every job is pinned); ``ratio_opt`` divides by the optimum of
+    exact families; ``relaxed_*`` are greedy makespans without locality
+    (``convex``) or without any shape constraint (``none``).
+    """
+    inst = instance_for(family, seed, traces=traces)
+    plat = inst.platform
+    b = io_bounds(inst)
+    opt = brute_force_opt(inst)[0] if family.exact else math.nan
+    relaxed = {c: relaxed_makespan(inst, c) for c in ("convex", "none")}
+    base = {"family": family.name, "platform": plat.name, "topology": plat.topology, "mode": plat.io_mode,
+            "kind": family.kind, "widths": family.widths, "n": inst.n, "m": plat.m, "m_io": plat.m_io,
+            "sample": sample, "seed": seed, "lb_area": b.area, "lb_longest": b.longest, "lb_io": b.io,
+            "lb_lp": math.nan if b.lp is None else b.lp, "best_lb": b.lower, "tight_bound": b.tight, "opt": opt,
+            "relaxed_convex": relaxed["convex"], "relaxed_none": relaxed["none"]}
+    rows = []
+    for name, algo in IO_ALGORITHMS.items():
+        if (names is not None and name not in names) or not algo.applies(inst):
+            continue
+        t0 = perf_counter()
+        sched = algo.run(inst)
+        seconds = perf_counter() - t0
+        check_io_schedule(inst, sched)
+        compacity, proximity = _mean_shape(inst, sched)
+        ratio = algo.ratio(inst)
+        rows.append({**base, "algorithm": name, "makespan": sched.makespan,
+                     "proven_ratio": math.nan if ratio is None else ratio,
+                     "ratio_lb": sched.makespan / b.lower if b.lower > 0 else math.nan,
+                     "ratio_opt": sched.makespan / opt if family.exact and opt > 0 else math.nan,
+                     "lp": sched.info.get("lp", math.nan), "rounded": sched.info.get("rounded", math.nan),
+                     "colours": sched.info.get("colours", math.nan), "compacity": compacity, "proximity": proximity,
+                     "seconds": seconds})
+    return [{c: row[c] for c in RUN_COLUMNS} for row in rows]
+
+
+def _run(args) -> list[dict]:
+    family, sample, seed, traces, names = args
+    return run_instance(family, sample, seed, traces=traces, names=names)
+
+
+def run_experiment(families: Sequence[Family], *, seed: int, traces: str | Path | None = None, jobs: int = 1,
+                   names: Sequence[str] | None = None, progress=None) -> list[dict]:
+    """Every instance of ``families`` (in ``jobs`` worker processes when > 1); rows in instance order.
+
+    ``progress(done, total)`` is called after each instance.
+    """
+    configs = [(f, s, sd, None if traces is None else str(traces), None if names is None else tuple(names))
+               for f, s, sd in expand(families, seed=seed)]
+    rows: list[dict] = []
+
+    def collect(results) -> None:
+        for i, result in enumerate(results, 1):
+            rows.extend(result)
+            if progress:
+                progress(i, len(configs))
+
+    if jobs == 1:
+        collect(map(_run, configs))
+    else:
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            collect(pool.map(_run, configs))
+    return rows
+
+
+SUMMARY_COLUMNS = ("algorithm", "instances", "proven_ratio", "mean_ratio_lb", "max_ratio_lb", "mean_ratio_opt",
+                   "max_ratio_opt", "wins", "price_convex", "price_none", "seconds")
+
+
+def _mean(values) -> float:
+    values = [v for v in values if not (isinstance(v, float) and math.isnan(v))]
+    return float(np.mean(values)) if values else math.nan
+
+
+def _max(values) -> float:
+    values = [v for v in values if not (isinstance(v, float) and math.isnan(v))]
+    return float(np.max(values)) if values else math.nan
+
+
+def aggregate(rows: Sequence[dict], by: Sequence[str] = ("family",)) -> list[dict]:
+    """Per group of ``by`` and algorithm: mean and worst ratios to the best lower bound and to the optimum,
+    the share of instances where it is best (``wins``), and the price of the constraints (its makespan over
+    the relaxed greedy makespans, mean). Groups sorted, algorithms in registry order."""
+    best: dict[tuple, float] = {}
+    for r in rows:
+        key = (r["family"], r["sample"])
+        best[key] = min(best.get(key, math.inf), r["makespan"])
+    groups: dict[tuple, list[dict]] = defaultdict(list)
+    for r in rows:
+        groups[(tuple(r[c] for c in by), r["algorithm"])].append(r)
+    order = {name: i for i, name in enumerate(IO_ALGORITHMS)}
+    out = []
+    for (values, name), group in sorted(groups.items(), key=lambda kv: (kv[0][0], order.get(kv[0][1], 99))):
+        out.append({**dict(zip(by, values)), "algorithm": name, "instances": len(group),
+                    "proven_ratio": _max([r["proven_ratio"] for r in group]),
+                    "mean_ratio_lb": _mean([r["ratio_lb"] for r in group]),
+                    "max_ratio_lb": _max([r["ratio_lb"] for r in group]),
+                    "mean_ratio_opt": _mean([r["ratio_opt"] for r in group]),
+                    "max_ratio_opt": _max([r["ratio_opt"] for r in group]),
+                    "wins": _mean([float(r["makespan"] <= best[(r["family"], r["sample"])] * (1 + 1e-9))
+                                   for r in group]),
+                    "price_convex": _mean([r["makespan"] / r["relaxed_convex"] for r in group]),
+                    "price_none": _mean([r["makespan"] / r["relaxed_none"] for r in group]),
+                    "seconds": _mean([r["seconds"] for r in group])})
+    return out
+
+
+def family_to_dict(family: Family) -> dict:
+    """A JSON-ready description of a family."""
+    return asdict(family)
