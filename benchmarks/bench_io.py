@@ -7,7 +7,7 @@ variables, or load differences) and the job widths cost? Generates pinned
 instances (generation apart), runs the algorithm ``--repeat`` times (median of
 ``perf_counter``), checks each schedule with the independent checker, and
 prints a Markdown table: platform, widest job, formulation, median s of the LP
-alone and of the whole algorithm, LP size (variables, non-zeros), makespan
+alone and of the whole algorithm (checked by the one validator), LP size (variables, non-zeros), makespan
 over the LP bound, peak MiB of Python allocations during one run
 (``tracemalloc``, HiGHS's own memory excluded) and of the process (``ru_maxrss``).
 
@@ -22,13 +22,13 @@ import resource
 import statistics
 import time
 import tracemalloc
+from functools import partial
 
 import numpy as np
 
-from schedlab.offline.io.check import check_io_schedule
-from schedlab.offline.io.lp import solve_lp
-from schedlab.offline.io.pinned import pinned_two_phase
+from schedlab.offline.io import io_instance, pinned_two_phase, solve_lp
 from schedlab.platform.io import parse_io_platform
+from schedlab.validation import validate
 from schedlab.workload.io_jobs import generate_io_instance
 
 DEFAULT_PLATFORMS = "line:m=288,io=32;line:m=288,io=32,mode=exclusive;ring:m=288,io=32"
@@ -52,8 +52,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--formulations", default="differences,windows")
     args = parser.parse_args(argv)
-    print("| platform | n | q max | formulation | generation s | LP s | total s | LP vars | LP nnz "
-          "| Cmax / LP | peak MiB (Python) | max RSS MiB |")
+    print(
+        "| platform | n | q max | formulation | generation s | LP s | total s | LP vars | LP nnz "
+        "| Cmax / LP | peak MiB (Python) | max RSS MiB |"
+    )
     print("|---|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|")
     for text in args.platforms.split(";"):
         plat = parse_io_platform(text)
@@ -64,17 +66,20 @@ def main(argv: list[str] | None = None) -> int:
                 inst.windows(j)  # fill the window cache: enumeration is part of generation here
             gen = time.perf_counter() - t0
             for formulation in args.formulations.split(","):
-                lp_s, lp = _median_time(lambda: solve_lp(inst, formulation=formulation), args.repeat)
-                total_s, sched = _median_time(lambda: pinned_two_phase(inst, formulation=formulation), args.repeat)
-                check_io_schedule(inst, sched)
+                lp_s, lp = _median_time(partial(solve_lp, inst, formulation=formulation), args.repeat)
+                total_s, sched = _median_time(partial(pinned_two_phase, inst, formulation=formulation), args.repeat)
+                validate(io_instance(inst), sched)
                 tracemalloc.start()
                 pinned_two_phase(inst, formulation=formulation)
                 peak = tracemalloc.get_traced_memory()[1] / 2**20
                 tracemalloc.stop()
                 rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-                print(f"| {plat.name} | {inst.n} | {qmax} | {formulation} | {gen:.2f} | {lp_s:.2f} | {total_s:.2f} "
-                      f"| {lp.n_vars} | {lp.nnz} | {sched.makespan / sched.info['lp']:.3f} "
-                      f"| {peak:.0f} | {rss:.0f} |", flush=True)
+                print(
+                    f"| {plat.name} | {inst.n} | {qmax} | {formulation} | {gen:.2f} | {lp_s:.2f} | {total_s:.2f} "
+                    f"| {lp.n_vars} | {lp.nnz} | {sched.makespan / sched.info['lp']:.3f} "
+                    f"| {peak:.0f} | {rss:.0f} |",
+                    flush=True,
+                )
     return 0
 
 

@@ -21,12 +21,13 @@ from functools import partial
 
 from schedlab.errors import InputError
 from schedlab.offline import hybrid
+from schedlab.offline import io as io_offline
 from schedlab.offline.nfdh import nfdh_local
 from schedlab.parameters import Param, convert
 from schedlab.policies.rigid import EASY, FCFS, Conservative
 from schedlab.policies.tasks import GSPT, GSPTRD, GSPTRR, GSRPT, SPT, SPTRD, SPTRR, SRPT
 
-__all__ = ["ALGORITHMS", "Algorithm", "Parameter", "get", "make_policy", "names", "register"]
+__all__ = ["ALGORITHMS", "IO", "Algorithm", "Parameter", "get", "make_policy", "names", "register"]
 
 _SCALARS = (bool, int, float, str)
 
@@ -178,7 +179,7 @@ def make_policy(name: str, params: Mapping[str, object] | None = None):
 MENDONCA = "Mendonca (2017)"
 LUCARELLI = "Lucarelli, Mendonca and Trystram (2017)"
 BLEUSE = "Bleuse (2017)"
-RIGID, TASKS, HYBRID = "rigid jobs", "independent tasks", "CPU+GPU tasks"
+RIGID, TASKS, HYBRID, IO = "rigid jobs", "independent tasks", "CPU+GPU tasks", "I/O-aware rigid jobs"
 
 register(
     "fcfs",
@@ -346,3 +347,80 @@ for _function, _what in (
         "none",
         traits={"contiguous": True, "moldable": False},
     )
+
+# I/O-aware rigid jobs on a line or a ring (Bleuse 2017, ch. 5). traits: "requires" names what the algorithm
+# needs of an instance (schedlab.offline.io.REQUIREMENTS); "ratio_of" gives its proven ratio on one instance,
+# ``ratio`` the largest over lines and rings, shared and exclusive I/O.
+register(
+    "pinned",
+    IO,
+    "offline",
+    "solve io",
+    io_offline.pinned_two_phase,
+    f"{BLEUSE}, ch. 5 section 5.3.2 (Theorem 5.9, Algorithm 3 after Gergov 1999)",
+    "makespan <= 3 Lambda_round <= 6 Lambda_LP <= 6 OPT on a line; <= 8 OPT on a ring (cut and append)",
+    ratio=8.0,
+    traits={"requires": "pinned", "ratio_of": io_offline.pinned_ratio},
+)
+for _strip in ("nfdh", "ffdh"):
+    register(
+        "unpinned" if _strip == "nfdh" else f"unpinned-{_strip}",
+        IO,
+        "offline",
+        "solve io",
+        io_offline.unpinned_meta,
+        f"{BLEUSE}, ch. 5 section 5.2.2 (Theorem 5.4); Coffman et al. (1980) for {_strip.upper()}",
+        "makespan <= (rho + rho') OPT on a line with exclusive I/O (LPT rho = 4/3 - 1/(3 m_IO), "
+        f"{_strip.upper()} rho' = {io_offline.unpinned.STRIP_RATIOS[_strip]:g}); 2 rho + rho' shared; "
+        "one more rho' on a ring",
+        ratio=2 * 4 / 3 + 2 * io_offline.unpinned.STRIP_RATIOS[_strip],
+        bound={"strip": _strip},
+        traits={
+            "requires": "unpinned",
+            "ratio_of": partial(
+                lambda inst, strip: io_offline.unpinned_ratio(inst.platform, strip=strip), strip=_strip
+            ),
+        },
+    )
+register(
+    "unit-pinned",
+    IO,
+    "offline",
+    "solve io",
+    io_offline.unit_pinned,
+    f"{BLEUSE}, ch. 5 Table 5.1 (unit jobs, pinned I/O: a 2-approximation)",
+    "makespan = Lambda_round <= 2 Lambda_LP <= 2 OPT (equal processing times, a line)",
+    ratio=2.0,
+    traits={"requires": "unit-pinned"},
+)
+register(
+    "per-io-node",
+    IO,
+    "offline",
+    "solve io",
+    io_offline.per_io_node,
+    f"{BLEUSE}, ch. 5 section 5.2.1 (one exclusive I/O node: 1||Cmax; I/O nodes farther apart than the widest job)",
+    "optimal with exclusive I/O; <= 2 OPT with shared I/O (Prop. 4.2)",
+    ratio=2.0,
+    traits={"requires": "per-io-node", "ratio_of": lambda inst: 1.0 if inst.platform.exclusive else 2.0},
+)
+register(
+    "greedy",
+    IO,
+    "offline",
+    "solve io",
+    io_offline.greedy,
+    "List scheduling over convex and local allocations (a baseline; no algorithm of the thesis)",
+    "none; every schedule valid (tested)",
+    traits={"requires": "any"},
+)
+register(
+    "sequential",
+    IO,
+    "offline",
+    "solve io",
+    io_offline.sequential,
+    f"{BLEUSE}, ch. 5 section 5.2.1 (one exclusive I/O node: 1||Cmax, jobs one after another)",
+    "makespan = sum p_j: optimal when every job needs the one exclusive I/O node",
+    traits={"requires": "any"},
+)

@@ -43,16 +43,19 @@ def test_uniform_layout_is_detected_from_a_layout():
     assert uniform_layout(8, 2).tolist() == [True, False, False, False, True, False, False, False]
 
 
-@pytest.mark.parametrize("text, needle", [
-    ("ring:m=2,io=1", "at least 3 nodes on a ring"),
-    ("line:m=10,io=3", "a divisor of m = 10"),
-    ("torus:m=4", "line:KEY=VALUE"),
-    ("line:m=10,io=2,colour=red", "KEY one of"),
-    ("line:layout=ICX", "letters I (I/O) and C"),
-    ("line:layout=III", "at least one compute node"),
-    ("line:m=x,io=2", "an integer >= 1"),
-    ("line:m=10,io=2,mode=private", "shared or exclusive"),
-])
+@pytest.mark.parametrize(
+    "text, needle",
+    [
+        ("ring:m=2,io=1", "at least 3 nodes on a ring"),
+        ("line:m=10,io=3", "a divisor of m = 10"),
+        ("torus:m=4", "line:KEY=VALUE"),
+        ("line:m=10,io=2,colour=red", "KEY one of"),
+        ("line:layout=ICX", "letters I (I/O) and C"),
+        ("line:layout=III", "at least one compute node"),
+        ("line:m=x,io=2", "an integer >= 1"),
+        ("line:m=10,io=2,mode=private", "shared or exclusive"),
+    ],
+)
 def test_bad_platform_text_is_one_line(text, needle):
     with pytest.raises(InputError, match="^--platform") as info:
         parse_io_platform(text)

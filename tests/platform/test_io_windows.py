@@ -9,10 +9,15 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from schedlab.offline.io import shape
+from schedlab.platform import io_shape as shape
 from schedlab.platform.io import IOPlatform, parse_io_platform
 from schedlab.platform.io_windows import (
-    compute_nodes, first_unpinned_window, footprint, max_local_io, pinned_windows, unpinned_windows,
+    compute_nodes,
+    first_unpinned_window,
+    footprint,
+    max_local_io,
+    pinned_windows,
+    unpinned_windows,
 )
 
 
@@ -27,7 +32,7 @@ def test_interior_pinned_node_has_q_plus_one_windows():
         ws = pinned_windows(plat, q, (20,))
         assert len(ws) == q + 1
         starts = [int(compute_nodes(plat, w)[0]) for w in ws]
-        assert starts == list(range(20 - q, 21))[: q] + [21]  # q windows ending left of 20 or across it, one right
+        assert starts == list(range(20 - q, 21))[:q] + [21]  # q windows ending left of 20 or across it, one right
 
 
 def test_fig_5_3_window_of_node_3():
@@ -35,7 +40,12 @@ def test_fig_5_3_window_of_node_3():
     plat = parse_io_platform("line:m=15,io=3")
     ws = pinned_windows(plat, 4, (5,))
     assert [compute_nodes(plat, w).tolist() for w in ws] == [
-        [1, 2, 3, 4], [2, 3, 4, 6], [3, 4, 6, 7], [4, 6, 7, 8], [6, 7, 8, 9]]
+        [1, 2, 3, 4],
+        [2, 3, 4, 6],
+        [3, 4, 6, 7],
+        [4, 6, 7, 8],
+        [6, 7, 8, 9],
+    ]
     assert ws[2].alloc(plat) == ((3, 8),)  # the hull keeps I/O node 5 as its bridge
 
 
@@ -58,8 +68,11 @@ def test_windows_are_convex_local_and_at_most_q_plus_one(layout, q, data):
         assert s in nodes_of(plat, w)
     # completeness on a line: every convex local run of q compute nodes is listed
     if not ring:
-        expected = [list(plat.compute[a: a + q]) for a in range(plat.m_c - q + 1)
-                    if shape.local(plat, list(plat.compute[a: a + q]), [s])]
+        expected = [
+            list(plat.compute[a : a + q])
+            for a in range(plat.m_c - q + 1)
+            if shape.local(plat, list(plat.compute[a : a + q]), [s])
+        ]
         assert [compute_nodes(plat, w).tolist() for w in ws] == [list(map(int, e)) for e in expected]
     # footprints grow with the start: the LP's cumulative form relies on it
     for a, b in itertools.pairwise(ws):
@@ -107,8 +120,10 @@ def test_ring_windows_wrap_and_rotate():
     reference = [compute_nodes(base, w).tolist() for w in pinned_windows(base, 4, (3,))]
     for t in range(1, 12):
         rotated = IOPlatform("ring", np.roll(layout, t))
-        got = [[(v - t) % 12 for v in compute_nodes(rotated, w).tolist()]
-               for w in pinned_windows(rotated, 4, ((3 + t) % 12,))]
+        got = [
+            [(v - t) % 12 for v in compute_nodes(rotated, w).tolist()]
+            for w in pinned_windows(rotated, 4, ((3 + t) % 12,))
+        ]
         assert got == reference
 
 

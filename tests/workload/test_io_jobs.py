@@ -10,12 +10,23 @@ import pytest
 from schedlab.errors import InputError
 from schedlab.platform.io import parse_io_platform
 from schedlab.workload.io_jobs import (
-    IOInstance, generate_io_instance, instance_from_json, instance_to_json, parse_generate, read_io_instance,
+    IOInstance,
+    generate_io_instance,
+    instance_from_json,
+    instance_to_json,
+    parse_generate,
+    read_io_instance,
     write_io_instance,
 )
 
-GOOD = {"platform": "line:m=12,io=3", "jobs": [
-    {"id": 7, "p": 3, "q": 2, "io": 1}, {"id": 8, "p": 5.5, "q": 4, "io": [4]}, {"id": 9, "p": 1, "q": 3, "io": [0, 4]}]}
+GOOD = {
+    "platform": "line:m=12,io=3",
+    "jobs": [
+        {"id": 7, "p": 3, "q": 2, "io": 1},
+        {"id": 8, "p": 5.5, "q": 4, "io": [4]},
+        {"id": 9, "p": 1, "q": 3, "io": [0, 4]},
+    ],
+}
 
 
 def test_read_and_round_trip(tmp_path):
@@ -29,31 +40,56 @@ def test_read_and_round_trip(tmp_path):
     write_io_instance(inst, out)
     again = read_io_instance(out)
     assert instance_to_json(again) == instance_to_json(inst)
-    assert out.read_text() == (write_io_instance(again, tmp_path / "third.json") or (tmp_path / "third.json").read_text())
+    assert out.read_text() == (
+        write_io_instance(again, tmp_path / "third.json") or (tmp_path / "third.json").read_text()
+    )
 
 
 def test_platform_as_an_object_with_a_layout():
-    data = {"platform": {"topology": "ring", "layout": "ICCICCC", "mode": "exclusive"},
-            "jobs": [{"p": 1, "q": 2, "io": [3]}]}
+    data = {
+        "platform": {"topology": "ring", "layout": "ICCICCC", "mode": "exclusive"},
+        "jobs": [{"p": 1, "q": 2, "io": [3]}],
+    }
     inst = instance_from_json(data)
     assert inst.platform.name == "ring:layout=ICCICCC,mode=exclusive" and inst.ids.tolist() == [0]
     assert instance_from_json(instance_to_json(inst)).platform.name == inst.platform.name
 
 
-@pytest.mark.parametrize("change, message", [
-    (lambda d: d["jobs"][1].update(io=[4, 7]), "inst.json: jobs[1].io[1] = 7, expected an I/O node id of line:m=12,io=3 (0, 4, 8)"),
-    (lambda d: d["jobs"][0].update(q=10), "inst.json: jobs[0].q = 10, expected 1 to 9 (the compute nodes of line:m=12,io=3)"),
-    (lambda d: d.update(platform="ring:m=2,io=1"), "inst.json: platform ring:m=2,io=1: m = 2, expected at least 3 nodes on a ring"),
-    (lambda d: d.update(platform={"topology": "ring", "layout": "IC"}), "inst.json: platform.m = 2, expected at least 3 nodes on a ring"),
-    (lambda d: d["jobs"][2].update(p=-1), "inst.json: jobs[2].p = -1.0, expected a finite number > 0"),
-    (lambda d: d["jobs"][2].update(p="x"), "inst.json: jobs[2].p = 'x', expected a number > 0"),
-    (lambda d: d["jobs"][0].update(io=3), "inst.json: jobs[0].io = 3, expected 0 to 1, the most I/O nodes next to a convex allocation of q = 2"),
-    (lambda d: d["jobs"][1].update(io=[]), "inst.json: jobs[1].io = [], expected at least one I/O node id"),
-    (lambda d: d["jobs"][1].update(colour=1), "inst.json: jobs[1].colour, expected only the keys id, p, q, io"),
-    (lambda d: d.update(multi_io="maybe"), "inst.json: multi_io = maybe, expected inflate or reject"),
-    (lambda d: d["jobs"][2].update(id=7), "inst.json: jobs[2].id = 7, expected an id no other job has"),
-    (lambda d: d.update(platform={"topology": "line", "m": 10, "io": [0, 12]}), "inst.json: platform.io[1] = 12, expected a node id below m = 10"),
-])
+@pytest.mark.parametrize(
+    "change, message",
+    [
+        (
+            lambda d: d["jobs"][1].update(io=[4, 7]),
+            "inst.json: jobs[1].io[1] = 7, expected an I/O node id of line:m=12,io=3 (0, 4, 8)",
+        ),
+        (
+            lambda d: d["jobs"][0].update(q=10),
+            "inst.json: jobs[0].q = 10, expected 1 to 9 (the compute nodes of line:m=12,io=3)",
+        ),
+        (
+            lambda d: d.update(platform="ring:m=2,io=1"),
+            "inst.json: platform ring:m=2,io=1: m = 2, expected at least 3 nodes on a ring",
+        ),
+        (
+            lambda d: d.update(platform={"topology": "ring", "layout": "IC"}),
+            "inst.json: platform.m = 2, expected at least 3 nodes on a ring",
+        ),
+        (lambda d: d["jobs"][2].update(p=-1), "inst.json: jobs[2].p = -1.0, expected a finite number > 0"),
+        (lambda d: d["jobs"][2].update(p="x"), "inst.json: jobs[2].p = 'x', expected a number > 0"),
+        (
+            lambda d: d["jobs"][0].update(io=3),
+            "inst.json: jobs[0].io = 3, expected 0 to 1, the most I/O nodes next to a convex allocation of q = 2",
+        ),
+        (lambda d: d["jobs"][1].update(io=[]), "inst.json: jobs[1].io = [], expected at least one I/O node id"),
+        (lambda d: d["jobs"][1].update(colour=1), "inst.json: jobs[1].colour, expected only the keys id, p, q, io"),
+        (lambda d: d.update(multi_io="maybe"), "inst.json: multi_io = maybe, expected inflate or reject"),
+        (lambda d: d["jobs"][2].update(id=7), "inst.json: jobs[2].id = 7, expected an id no other job has"),
+        (
+            lambda d: d.update(platform={"topology": "line", "m": 10, "io": [0, 12]}),
+            "inst.json: platform.io[1] = 12, expected a node id below m = 10",
+        ),
+    ],
+)
 def test_errors_name_the_json_path(tmp_path, change, message):
     data = json.loads(json.dumps(GOOD))
     change(data)
@@ -98,7 +134,9 @@ def test_generator_is_deterministic_and_valid():
 
 def test_parse_generate():
     inst, seed = parse_generate("line:m=32,io=4,n=40,seed=1,kind=unpinned,mode=exclusive")
-    assert seed == 1 and inst.n == 40 and inst.kind == "unpinned" and inst.platform.name == "line:m=32,io=4,mode=exclusive"
+    assert (
+        seed == 1 and inst.n == 40 and inst.kind == "unpinned" and inst.platform.name == "line:m=32,io=4,mode=exclusive"
+    )
     again, _ = parse_generate("line:m=32,io=4,n=40,seed=1,kind=unpinned,mode=exclusive")
     assert instance_to_json(again) == instance_to_json(inst)
     with pytest.raises(InputError, match="n=NUMBER OF JOBS"):

@@ -29,8 +29,19 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from schedlab.errors import InputError
+from schedlab.platform.base import ResourceKind
+from schedlab.platform.intervals import Allocation, normalize
 
-__all__ = ["IO_MODES", "RING_ROUTINGS", "TOPOLOGIES", "IOPlatform", "parse_io_platform", "uniform_layout"]
+__all__ = [
+    "IO_MODES",
+    "RING_ROUTINGS",
+    "TOPOLOGIES",
+    "IOPlatform",
+    "parse_io_platform",
+    "parse_line",
+    "parse_ring",
+    "uniform_layout",
+]
 
 TOPOLOGIES = ("line", "ring")
 IO_MODES = ("shared", "exclusive")
@@ -66,6 +77,16 @@ class IOPlatform:
         that shortest-path routing stays inside it (ambiguity A9).
     source : str
         Where the platform came from, named in error messages.
+
+    Notes
+    -----
+    As a :class:`~schedlab.platform.base.Platform` it has two kinds,
+    ``compute`` and ``io`` (shared with shared I/O, so the validator lets
+    several jobs hold one I/O node at once), and a shape rule
+    (:meth:`allocation_problem`): an allocation is a connected run of nodes
+    whose compute nodes are convex (Def. 4.3-4.4). Which I/O nodes a job must
+    reach (locality, Def. 4.6) is the job's rule, checked by its run-time
+    model (:class:`~schedlab.runtime.io.IORequests`).
 
     Raises
     ------
@@ -115,8 +136,15 @@ class IOPlatform:
             name += f",mode={self.io_mode}"
         if self.topology == "ring" and self.routing != "arc":
             name += f",routing={self.routing}"
-        for key, value in (("is_io", is_io), ("m", m), ("compute", compute), ("io_nodes", io_nodes),
-                           ("rank", rank), ("delta", delta), ("name", name)):
+        for key, value in (
+            ("is_io", is_io),
+            ("m", m),
+            ("compute", compute),
+            ("io_nodes", io_nodes),
+            ("rank", rank),
+            ("delta", delta),
+            ("name", name),
+        ):
             object.__setattr__(self, key, value)
 
     # -- sizes ------------------------------------------------------------------------
@@ -158,7 +186,42 @@ class IOPlatform:
         use I/O node ``i`` at once."""
         return sum(1 for v in self.neighbours(i) if not self.is_io[v])
 
-    def with_mode(self, io_mode: str) -> "IOPlatform":
+    # -- the Platform protocol ------------------------------------------------------------
+    shaped = True
+
+    @property
+    def kinds(self) -> tuple[ResourceKind, ...]:
+        """``compute`` and ``io`` nodes; the I/O nodes are a shared kind with shared I/O."""
+
+        def ranges(ids: np.ndarray) -> Allocation:
+            return normalize((int(v), int(v) + 1) for v in ids)
+
+        return (
+            ResourceKind("compute", ranges(self.compute)),
+            ResourceKind("io", ranges(self.io_nodes), shared=not self.exclusive),
+        )
+
+    def spec(self) -> str:
+        return self.name
+
+    def allocation_problem(self, alloc: Allocation) -> str | None:
+        """Why ``alloc`` is not a connected run of nodes with convex compute nodes (Def. 4.3-4.4), or None."""
+        from schedlab.platform.io_shape import convex  # io_shape reads this module's IOPlatform
+
+        wraps = self.ring and len(alloc) == 2 and alloc[0][0] == 0 and alloc[1][1] == self.m
+        if len(alloc) != 1 and not wraps:
+            return f"is not one run of consecutive nodes on {self.name}"
+        nodes = [v for lo, hi in alloc for v in range(lo, hi) if not self.is_io[v]]
+        if not nodes:
+            return "holds no compute node"
+        if not convex(self, nodes):
+            return f"is not convex on {self.name}" + (" (shortest routing: at most m // 2 hops)" if self.ring else "")
+        return None
+
+    def allocation_measures(self, allocs, sizes) -> dict[str, np.ndarray]:
+        return {}
+
+    def with_mode(self, io_mode: str) -> IOPlatform:
         """The same nodes with another I/O access mode."""
         return IOPlatform(self.topology, self.is_io, io_mode, self.routing, self.source)
 
@@ -182,13 +245,19 @@ def parse_io_platform(text: str, *, source: str = "--platform") -> IOPlatform:
     topology, sep, rest = text.partition(":")
     topology = topology.strip()
     if topology not in TOPOLOGIES or not sep:
-        raise InputError(source, field="platform", value=text,
-                         expected="line:KEY=VALUE,... or ring:KEY=VALUE,... (keys m, io, layout, mode, routing)")
+        raise InputError(
+            source,
+            field="platform",
+            value=text,
+            expected="line:KEY=VALUE,... or ring:KEY=VALUE,... (keys m, io, layout, mode, routing)",
+        )
     values: dict[str, str] = {}
     for item in filter(None, (part.strip() for part in rest.split(","))):
         key, eq, value = item.partition("=")
         if not eq or key not in _KEYS or key in values:
-            raise InputError(source, field=f"{text}: {item}", expected=f"KEY=VALUE once per key, KEY one of {', '.join(_KEYS)}")
+            raise InputError(
+                source, field=f"{text}: {item}", expected=f"KEY=VALUE once per key, KEY one of {', '.join(_KEYS)}"
+            )
         values[key] = value.strip()
     mode = values.get("mode", "shared")
     routing = values.get("routing", "arc")
@@ -197,17 +266,31 @@ def parse_io_platform(text: str, *, source: str = "--platform") -> IOPlatform:
             raise InputError(source, field=f"{text}: layout", expected="either layout= or m= and io=, not both")
         layout = values["layout"].upper()
         if not layout or set(layout) - {"I", "C"}:
-            raise InputError(source, field=f"{text}: layout", value=values["layout"], expected="letters I (I/O) and C (compute)")
+            raise InputError(
+                source, field=f"{text}: layout", value=values["layout"], expected="letters I (I/O) and C (compute)"
+            )
         is_io = np.array([c == "I" for c in layout], dtype=bool)
     else:
         m = _int(values, "m", text, source, 1)
         m_io = _int(values, "io", text, source, 0)
         if m_io and m % m_io:
-            raise InputError(source, field=f"{text}: io", value=m_io, expected=f"a divisor of m = {m} (I/O nodes m / io apart)")
+            raise InputError(
+                source, field=f"{text}: io", value=m_io, expected=f"a divisor of m = {m} (I/O nodes m / io apart)"
+            )
         if m_io >= m:
             raise InputError(source, field=f"{text}: io", value=m_io, expected=f"fewer I/O nodes than m = {m}")
         is_io = uniform_layout(m, m_io)
     return IOPlatform(topology, is_io, mode, routing, source=f"{source} {text}")
+
+
+def parse_line(values: str) -> IOPlatform:
+    """``m=32,io=4[,mode=...]`` as a line; the platform registry's ``line:`` reader."""
+    return parse_io_platform(f"line:{values}")
+
+
+def parse_ring(values: str) -> IOPlatform:
+    """``m=32,io=4[,mode=...,routing=...]`` as a ring; the platform registry's ``ring:`` reader."""
+    return parse_io_platform(f"ring:{values}")
 
 
 def _int(values: dict[str, str], key: str, text: str, source: str, low: int) -> int:

@@ -35,7 +35,17 @@ import numpy as np
 from schedlab.platform.intervals import Allocation, normalize
 from schedlab.platform.io import IOPlatform
 
-__all__ = ["Window", "compute_nodes", "first_unpinned_window", "footprint", "local_io", "max_local_io", "pinned_windows", "unpinned_windows", "window"]
+__all__ = [
+    "Window",
+    "compute_nodes",
+    "first_unpinned_window",
+    "footprint",
+    "local_io",
+    "max_local_io",
+    "pinned_windows",
+    "unpinned_windows",
+    "window",
+]
 
 
 @dataclass(frozen=True, slots=True, order=True)
@@ -165,7 +175,7 @@ def pinned_windows(platform: IOPlatform, size: int, pinned: tuple[int, ...], *, 
     m_c = platform.m_c
     if not platform.ring and len(pinned) > 1:
         a, c = pinned[0], pinned[-1]
-        between = platform.rank[a + 1: c]
+        between = platform.rank[a + 1 : c]
         between = between[between >= 0]
         k = int(between.size)
         if k > size:

@@ -33,9 +33,14 @@ from schedlab.platform.io import IO_MODES, RING_ROUTINGS, TOPOLOGIES, IOPlatform
 from schedlab.platform.io_windows import Window, max_local_io, pinned_windows
 
 __all__ = [
-    "IOInstance", "generate_io_instance", "instance_from_json", "instance_to_json", "io_instance_from_trace",
+    "IOInstance",
+    "generate_io_instance",
+    "instance_from_json",
+    "instance_to_json",
+    "io_instance_from_trace",
     "parse_generate",
-    "read_io_instance", "write_io_instance",
+    "read_io_instance",
+    "write_io_instance",
 ]
 
 
@@ -116,7 +121,7 @@ class IOInstance:
             self._windows[j] = pinned_windows(self.platform, int(self.q[j]), self.io[j], inflate=self.inflate)
         return self._windows[j]
 
-    def with_platform(self, platform: IOPlatform) -> "IOInstance":
+    def with_platform(self, platform: IOPlatform) -> IOInstance:
         """The same jobs on another platform (e.g. the other I/O mode)."""
         return IOInstance(platform, self.p, self.q, self.io, self.ids, self.inflate, self.source)
 
@@ -125,8 +130,9 @@ class IOInstance:
 
     # -- construction -------------------------------------------------------------------
     @classmethod
-    def from_jobs(cls, platform: IOPlatform, jobs, *, ids=None, inflate: bool = True,
-                  source: str = "instance") -> "IOInstance":
+    def from_jobs(
+        cls, platform: IOPlatform, jobs, *, ids=None, inflate: bool = True, source: str = "instance"
+    ) -> IOInstance:
         """Build from ``(p, q, io)`` triples, ``io`` an int (unpinned count) or a sequence of I/O node ids."""
         p = [float(j[0]) for j in jobs]
         q = [int(j[1]) for j in jobs]
@@ -139,8 +145,11 @@ def _check(inst: IOInstance) -> None:
     src, plat = inst.source, inst.platform
     n = inst.n
     if inst.q.shape != (n,) or inst.ids.shape != (n,) or len(inst.io) != n:
-        raise InputError(src, field="jobs", message=f"columns of lengths {n}, {inst.q.shape}, {inst.ids.shape}, "
-                         f"{len(inst.io)} differ")
+        raise InputError(
+            src,
+            field="jobs",
+            message=f"columns of lengths {n}, {inst.q.shape}, {inst.ids.shape}, {len(inst.io)} differ",
+        )
     if len(np.unique(inst.ids)) != n:
         seen: set[int] = set()
         for j, value in enumerate(inst.ids.tolist()):
@@ -154,32 +163,50 @@ def _check(inst: IOInstance) -> None:
     bad = (inst.q < 1) | (inst.q > plat.m_c)
     if bad.any():
         j = int(np.argmax(bad))
-        raise InputError(src, field=f"jobs[{j}].q", value=int(inst.q[j]),
-                         expected=f"1 to {plat.m_c} (the compute nodes of {plat.name})")
+        raise InputError(
+            src,
+            field=f"jobs[{j}].q",
+            value=int(inst.q[j]),
+            expected=f"1 to {plat.m_c} (the compute nodes of {plat.name})",
+        )
     io_ids = set(plat.io_nodes.tolist())
     shown = ", ".join(map(str, plat.io_nodes[:8].tolist())) + (", ..." if plat.m_io > 8 else "")
     for j, request in enumerate(inst.io):
         if isinstance(request, int):
             if request < 0 or request > max_local_io(plat, int(inst.q[j])):
                 most = max_local_io(plat, int(inst.q[j]))
-                raise InputError(src, field=f"jobs[{j}].io", value=request,
-                                 expected=f"0 to {most}, the most I/O nodes next to a convex allocation of "
-                                 f"q = {int(inst.q[j])} compute nodes on {plat.name}")
+                raise InputError(
+                    src,
+                    field=f"jobs[{j}].io",
+                    value=request,
+                    expected=f"0 to {most}, the most I/O nodes next to a convex allocation of "
+                    f"q = {int(inst.q[j])} compute nodes on {plat.name}",
+                )
             continue
         if not request:
             raise InputError(src, field=f"jobs[{j}].io", value="[]", expected="at least one I/O node id, or a count")
         for k, s in enumerate(request):
             if s not in io_ids:
-                raise InputError(src, field=f"jobs[{j}].io[{k}]", value=s,
-                                 expected=f"an I/O node id of {plat.name} ({shown})" if io_ids else
-                                 f"no pinned I/O node: {plat.name} has none")
+                raise InputError(
+                    src,
+                    field=f"jobs[{j}].io[{k}]",
+                    value=s,
+                    expected=f"an I/O node id of {plat.name} ({shown})"
+                    if io_ids
+                    else f"no pinned I/O node: {plat.name} has none",
+                )
         if plat.ring and len(request) > 1:
-            raise InputError(src, field=f"jobs[{j}].io", value=list(request),
-                             expected="one pinned I/O node per job on a ring")
+            raise InputError(
+                src, field=f"jobs[{j}].io", value=list(request), expected="one pinned I/O node per job on a ring"
+            )
         if not inst.windows(j):
-            raise InputError(src, field=f"jobs[{j}].io", value=list(request),
-                             expected=f"I/O nodes that a convex allocation of q = {int(inst.q[j])} compute nodes can "
-                             "all touch" + ("" if inst.inflate else " (multi_io = reject refuses over-allocation)"))
+            raise InputError(
+                src,
+                field=f"jobs[{j}].io",
+                value=list(request),
+                expected=f"I/O nodes that a convex allocation of q = {int(inst.q[j])} compute nodes can "
+                "all touch" + ("" if inst.inflate else " (multi_io = reject refuses over-allocation)"),
+            )
 
 
 # -- JSON -----------------------------------------------------------------------------------
@@ -209,8 +236,9 @@ def _platform_from_json(value, source: str) -> IOPlatform:
         except InputError as error:
             raise InputError(source, message=f"platform {value}: {str(error).split(': ', 1)[-1]}") from None
     if not isinstance(value, dict):
-        raise InputError(source, field="platform", value=type(value).__name__,
-                         expected="a text like line:m=32,io=4 or an object")
+        raise InputError(
+            source, field="platform", value=type(value).__name__, expected="a text like line:m=32,io=4 or an object"
+        )
     allowed = {"topology", "m", "io", "layout", "mode", "routing"}
     for key in value:
         if key not in allowed:
@@ -242,8 +270,12 @@ def _platform_from_json(value, source: str) -> IOPlatform:
         else:
             m_io = _json_int(io, source, "platform.io", 0)
             if m_io >= m or (m_io and m % m_io):
-                raise InputError(source, field="platform.io", value=m_io,
-                                 expected=f"a divisor of m = {m} below it, or a list of I/O node ids")
+                raise InputError(
+                    source,
+                    field="platform.io",
+                    value=m_io,
+                    expected=f"a divisor of m = {m} below it, or a list of I/O node ids",
+                )
             is_io = uniform_layout(m, m_io)
     if topology == "ring" and is_io.size < 3:
         raise InputError(source, field="platform.m", value=int(is_io.size), expected="at least 3 nodes on a ring")
@@ -276,7 +308,7 @@ def instance_from_json(data, *, source: str = "instance") -> IOInstance:
         if key not in ("platform", "jobs", "multi_io"):
             raise InputError(source, field=key, expected="only the keys platform, jobs, multi_io")
     if "platform" not in data:
-        raise InputError(source, field="platform", expected="a platform (e.g. \"line:m=32,io=4\")")
+        raise InputError(source, field="platform", expected='a platform (e.g. "line:m=32,io=4")')
     platform = _platform_from_json(data["platform"], source)
     multi = data.get("multi_io", "inflate")
     if multi not in ("inflate", "reject"):
@@ -300,8 +332,15 @@ def instance_from_json(data, *, source: str = "instance") -> IOInstance:
             io.append(tuple(_json_int(s, source, f"{path}.io[{k}]", 0) for k, s in enumerate(request)))
         else:
             io.append(_json_int(request, source, f"{path}.io", 0))
-    return IOInstance(platform, np.array(p, dtype=float), np.array(q, dtype=np.int64), tuple(io),
-                      np.array(ids, dtype=np.int64), multi == "inflate", source)
+    return IOInstance(
+        platform,
+        np.array(p, dtype=float),
+        np.array(q, dtype=np.int64),
+        tuple(io),
+        np.array(ids, dtype=np.int64),
+        multi == "inflate",
+        source,
+    )
 
 
 def instance_to_json(inst: IOInstance) -> dict:
@@ -318,8 +357,14 @@ def instance_to_json(inst: IOInstance) -> dict:
     for j in range(inst.n):
         p = float(inst.p[j])
         request = inst.io[j]
-        jobs.append({"id": int(inst.ids[j]), "p": int(p) if p.is_integer() else p, "q": int(inst.q[j]),
-                     "io": request if isinstance(request, int) else list(request)})
+        jobs.append(
+            {
+                "id": int(inst.ids[j]),
+                "p": int(p) if p.is_integer() else p,
+                "q": int(inst.q[j]),
+                "io": request if isinstance(request, int) else list(request),
+            }
+        )
     return {"platform": platform, "multi_io": "inflate" if inst.inflate else "reject", "jobs": jobs}
 
 
@@ -333,9 +378,18 @@ def write_io_instance(inst: IOInstance, path: str | Path) -> None:
 
 
 # -- generator --------------------------------------------------------------------------------
-def generate_io_instance(platform: IOPlatform, n: int, *, rng: np.random.Generator, pinned: bool = True,
-                         q_min: int = 1, q_max: int | None = None, p_max: int = 100, p_dist: str = "loguniform",
-                         io_per_job: int = 1) -> IOInstance:
+def generate_io_instance(
+    platform: IOPlatform,
+    n: int,
+    *,
+    rng: np.random.Generator,
+    pinned: bool = True,
+    q_min: int = 1,
+    q_max: int | None = None,
+    p_max: int = 100,
+    p_dist: str = "loguniform",
+    io_per_job: int = 1,
+) -> IOInstance:
     """``n`` random rigid jobs on ``platform``, each with ``io_per_job`` I/O nodes.
 
     Source: the evaluation plan of chapter 6 ("implement the proposed
@@ -356,11 +410,16 @@ def generate_io_instance(platform: IOPlatform, n: int, *, rng: np.random.Generat
     if not 1 <= q_min <= q_max <= m_c:
         raise InputError("generator", field="q", value=f"{q_min}..{q_max}", expected=f"1 <= q_min <= q_max <= {m_c}")
     if p_dist not in ("loguniform", "uniform") or p_max < 1:
-        raise InputError("generator", field="p", value=f"{p_dist} up to {p_max}",
-                         expected="loguniform or uniform, p_max >= 1")
+        raise InputError(
+            "generator", field="p", value=f"{p_dist} up to {p_max}", expected="loguniform or uniform, p_max >= 1"
+        )
     if m_io < io_per_job or io_per_job < 1 or (platform.ring and pinned and io_per_job > 1):
-        raise InputError("generator", field="io_per_job", value=io_per_job,
-                         expected=f"1 to {m_io} I/O nodes per job (1 for pinned jobs on a ring)")
+        raise InputError(
+            "generator",
+            field="io_per_job",
+            value=io_per_job,
+            expected=f"1 to {m_io} I/O nodes per job (1 for pinned jobs on a ring)",
+        )
     q = rng.integers(q_min, q_max + 1, size=n)
     if p_dist == "uniform":
         p = rng.integers(1, p_max + 1, size=n).astype(float)
@@ -368,7 +427,7 @@ def generate_io_instance(platform: IOPlatform, n: int, *, rng: np.random.Generat
         p = np.floor(np.exp(rng.uniform(0.0, math.log(p_max + 1), size=n))).clip(1, p_max)
     if pinned:
         first = rng.integers(0, m_io - io_per_job + 1, size=n)
-        io = tuple(tuple(platform.io_nodes[f: f + io_per_job].tolist()) for f in first.tolist())
+        io = tuple(tuple(platform.io_nodes[f : f + io_per_job].tolist()) for f in first.tolist())
     else:
         limits = [max_local_io(platform, int(v)) for v in q]
         io = tuple(min(io_per_job, lim) for lim in limits)
@@ -403,14 +462,22 @@ def parse_generate(text: str) -> tuple[IOInstance, int]:
         raise InputError("--generate", field=f"{text}: kind", value=kind, expected="pinned or unpinned")
     seed = gen.get("seed", 0)
     inst = generate_io_instance(
-        platform, gen["n"], rng=np.random.default_rng(seed), pinned=kind == "pinned", q_min=gen.get("qmin", 1),
-        q_max=gen.get("qmax"), p_max=gen.get("pmax", 100), p_dist=gen.get("p", "loguniform"),
-        io_per_job=gen.get("iopj", 1))
+        platform,
+        gen["n"],
+        rng=np.random.default_rng(seed),
+        pinned=kind == "pinned",
+        q_min=gen.get("qmin", 1),
+        q_max=gen.get("qmax"),
+        p_max=gen.get("pmax", 100),
+        p_dist=gen.get("p", "loguniform"),
+        io_per_job=gen.get("iopj", 1),
+    )
     return inst, seed
 
 
-def io_instance_from_trace(jobs, machine_procs: int, platform: IOPlatform, n: int, *, rng: np.random.Generator,
-                           pinned: bool = True) -> IOInstance:
+def io_instance_from_trace(
+    jobs, machine_procs: int, platform: IOPlatform, n: int, *, rng: np.random.Generator, pinned: bool = True
+) -> IOInstance:
     """``n`` consecutive rigid jobs of a trace (from a uniform random start) with synthesised I/O requests.
 
     Source: the evaluation plan for Bleuse (2017), chapter 6: rigid traces of

@@ -5,10 +5,9 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings
 
-from offline.io.io_strategies import io_instances
+from io_strategies import check, io_instances
 from schedlab.offline.io.baselines import greedy, relaxed_makespan
 from schedlab.offline.io.bounds import io_bounds
-from schedlab.offline.io.check import check_io_schedule
 from schedlab.platform.io import parse_io_platform
 from schedlab.workload.io_jobs import IOInstance
 
@@ -24,7 +23,7 @@ def test_hand_relaxations():
     with pytest.raises(ValueError):
         relaxed_makespan(inst, "local")
     s = greedy(inst)
-    check_io_schedule(inst, s)
+    check(inst, s)
     assert s.makespan == 7.0
 
 
@@ -32,7 +31,7 @@ def test_hand_relaxations():
 @given(io_instances(kind="mixed", max_jobs=8, multi=True))
 def test_greedy_is_valid_and_relaxations_above_the_area_bound(inst):
     s = greedy(inst)
-    check_io_schedule(inst, s)
+    check(inst, s)
     b = io_bounds(inst, lp=False)
     for constraints in ("convex", "none"):
         assert relaxed_makespan(inst, constraints) >= max(b.area, b.longest) - 1e-9

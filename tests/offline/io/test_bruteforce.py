@@ -6,13 +6,11 @@ import itertools
 import math
 
 import numpy as np
-import pytest
 from hypothesis import given, settings
 
-from offline.io.io_strategies import io_instances
+from io_strategies import check, io_instances
 from schedlab.offline.io.bounds import io_bounds
 from schedlab.offline.io.bruteforce import brute_force_opt
-from schedlab.offline.io.check import check_io_schedule
 from schedlab.platform.io import parse_io_platform
 from schedlab.workload.io_jobs import IOInstance
 
@@ -74,7 +72,7 @@ def by_orders(inst):
 def test_matches_an_independent_enumeration(inst):
     opt, sched = brute_force_opt(inst)
     assert opt == by_orders(inst)
-    check_io_schedule(inst, sched)
+    check(inst, sched)
     assert sched.makespan == opt
 
 
@@ -82,7 +80,7 @@ def test_matches_an_independent_enumeration(inst):
 @given(io_instances(kind="mixed", max_jobs=5, max_p=6, max_m=10))
 def test_optimum_is_feasible_and_above_every_bound(inst):
     opt, sched = brute_force_opt(inst)
-    check_io_schedule(inst, sched)
+    check(inst, sched)
     b = io_bounds(inst, lp=False)
     assert b.area <= opt + 1e-9 and b.longest <= opt and b.io <= opt + 1e-9
     assert opt <= float(np.sum(inst.p))

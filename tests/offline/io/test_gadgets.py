@@ -6,9 +6,9 @@ import math
 
 import pytest
 
+from io_strategies import check
 from schedlab.errors import InputError
 from schedlab.offline.io.bruteforce import brute_force_opt
-from schedlab.offline.io.check import check_io_schedule
 from schedlab.offline.io.gadgets import n3dm_instance, three_partition_instance
 
 
@@ -19,7 +19,7 @@ def test_three_partition_yes_reaches_m(mode):
     assert M == 2 and inst.platform.m == 19 and inst.platform.io_nodes.tolist() == [0, 9, 18]
     opt, sched = brute_force_opt(inst, cap=M)
     assert opt == M
-    check_io_schedule(inst, sched)
+    check(inst, sched)
 
 
 @pytest.mark.parametrize("mode", ["shared", "exclusive"])
@@ -36,7 +36,7 @@ def test_n3dm_yes_and_no():
     assert sorted(inst.q.tolist()) == [1, 2, 3, 3, 9, 10]  # X shifted by B = 7 (all above B' / 2 = 7)
     opt, sched = brute_force_opt(inst, cap=M)
     assert opt == M
-    check_io_schedule(inst, sched)
+    check(inst, sched)
     no, M = n3dm_instance([1, 1], [3, 3], [2, 4])  # B = 7: 1 + 3 + 2 = 6, 1 + 3 + 4 = 8
     assert brute_force_opt(no, cap=M) == (math.inf, None)
     assert brute_force_opt(no)[0] == 3.0

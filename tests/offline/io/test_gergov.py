@@ -13,7 +13,7 @@ from schedlab.offline.io.gergov import gergov, tight_instance
 def max_load(low, high, p, M):
     load = np.zeros(M)
     for a, b, t in zip(low, high, p):
-        load[a: b + 1] += t
+        load[a : b + 1] += t
     return load.max()
 
 
@@ -25,7 +25,7 @@ def test_tight_instance_gives_3m_minus_2(M):
     assert max_load(low, high, p, positions) == M
     load = np.zeros(positions)
     for a, b in zip(low, high):
-        load[a: b + 1] += 1
+        load[a : b + 1] += 1
     assert np.all(load == M)  # area M (3M + 1): no idle node in an optimum
     result = gergov(low, high, p, positions)
     assert result.makespan == 3 * M - 2

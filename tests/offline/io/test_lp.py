@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 
-from offline.io.io_strategies import io_instances
+from io_strategies import io_instances
 from schedlab.offline.io.bruteforce import brute_force_opt
 from schedlab.offline.io.lp import coverage, dedicate, footprints, load, round_half, solve_lp
 from schedlab.platform.io import parse_io_platform

@@ -6,10 +6,9 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 
-from offline.io.io_strategies import io_instances
+from io_strategies import check, io_instances
 from schedlab.errors import InputError
 from schedlab.offline.io.bruteforce import brute_force_opt
-from schedlab.offline.io.check import check_io_schedule
 from schedlab.offline.io.pinned import cut_and_append, pinned_two_phase
 from schedlab.platform.io import parse_io_platform
 from schedlab.workload.io_jobs import IOInstance, generate_io_instance, instance_to_json
@@ -20,7 +19,7 @@ def test_three_jobs_on_one_io_node_hand_schedule():
     exactly the rounded load, never below OPT = 2."""
     inst = IOInstance.from_jobs(parse_io_platform("line:m=12,io=3"), [(1, 3, (4,))] * 3)
     s = pinned_two_phase(inst)
-    check_io_schedule(inst, s)
+    check(inst, s)
     assert s.info["lp"] == pytest.approx(1.5) and s.info["rounded"] in (2.0, 3.0)
     assert s.makespan == s.info["rounded"]
     assert sorted(s.start.tolist()) in ([0.0, 0.0, 1.0], [0.0, 1.0, 1.0], [0.0, 1.0, 2.0])
@@ -31,7 +30,7 @@ def test_three_jobs_on_one_io_node_hand_schedule():
 def test_line_guarantee_chain(inst):
     """Theorem 5.9 on a line: feasible, Cmax <= 3 Lambda_round <= 6 Lambda_LP."""
     s = pinned_two_phase(inst)
-    check_io_schedule(inst, s)
+    check(inst, s)
     assert s.info["rounded"] <= 2 * s.info["lp"] + 1e-7
     assert s.makespan <= 3 * s.info["rounded"] + 1e-7
     assert s.info["colours"] <= 3
@@ -42,7 +41,7 @@ def test_line_guarantee_chain(inst):
 def test_ring_cut_and_append(inst):
     """A9: on a ring, feasible and Cmax <= 4 Lambda_round; the crossing jobs weigh at most Lambda_round."""
     s = pinned_two_phase(inst)
-    check_io_schedule(inst, s)
+    check(inst, s)
     assert s.info["crossing_p"] <= s.info["rounded"] + 1e-9
     assert s.makespan <= 4 * s.info["rounded"] + 1e-7 <= 8 * s.info["lp"] + 1e-6
 
@@ -52,7 +51,7 @@ def test_ring_cut_and_append(inst):
 def test_never_above_the_proven_ratio_of_opt(inst):
     """6 OPT on a line, 8 OPT on a ring, against brute force."""
     opt, best = brute_force_opt(inst)
-    check_io_schedule(inst, best)
+    check(inst, best)
     s = pinned_two_phase(inst)
     assert opt - 1e-9 <= s.makespan <= (8 if inst.platform.ring else 6) * opt + 1e-9
 
@@ -71,9 +70,9 @@ def test_several_pinned_nodes_and_inflation_are_scheduled():
     plat = parse_io_platform("line:m=40,io=8")
     inst = IOInstance.from_jobs(plat, [(3, 3, (5, 15)), (2, 6, (15, 20)), (4, 2, (20,)), (1, 5, (0, 5, 10))])
     s = pinned_two_phase(inst)
-    check_io_schedule(inst, s)
+    check(inst, s)
     assert s.alloc[0] == ((5, 16),)  # inflated to the 8 compute nodes between 5 and 15
-    assert s.io[3] == (0, 5, 10)
+    assert s.info["io"][3] == (0, 5, 10)
 
 
 def test_deterministic_and_formulation_independent():
@@ -94,7 +93,7 @@ def test_unpinned_job_is_refused():
 def test_rounded_load_reported_is_the_schedule_load():
     inst = generate_io_instance(parse_io_platform("ring:m=30,io=5,mode=exclusive"), 40, rng=np.random.default_rng(2))
     s = pinned_two_phase(inst)
-    check_io_schedule(inst, s)
+    check(inst, s)
     lows = np.zeros(inst.platform.m)
     for j in range(inst.n):
         for lo, hi in s.alloc[j]:

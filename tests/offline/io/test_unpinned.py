@@ -9,10 +9,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from offline.io.io_strategies import io_instances
+from io_strategies import check, io_instances
 from schedlab.errors import InputError
 from schedlab.offline.io.bruteforce import brute_force_opt
-from schedlab.offline.io.check import check_io_schedule
 from schedlab.offline.io.strip import shelf_pack
 from schedlab.offline.io.unpinned import exact_pcmax, lpt, unpinned_meta, unpinned_ratio
 from schedlab.platform.io import parse_io_platform
@@ -31,8 +30,10 @@ def test_lpt_hand_example():
 
 @given(st.lists(st.integers(1, 20), min_size=1, max_size=7), st.integers(1, 3))
 def test_exact_pcmax_is_optimal(times, machines):
-    best = min(max(sum(t for t, k in zip(times, a) if k == i) for i in range(machines))
-               for a in itertools.product(range(machines), repeat=len(times)))
+    best = min(
+        max(sum(t for t, k in zip(times, a) if k == i) for i in range(machines))
+        for a in itertools.product(range(machines), repeat=len(times))
+    )
     machine, start = exact_pcmax(times, machines)
     assert (start + np.array(times)).max() == best
 
@@ -42,22 +43,23 @@ def test_small_and_big_jobs_hand_instance():
     plat = parse_io_platform("line:m=12,io=3,mode=exclusive")
     inst = IOInstance.from_jobs(plat, [(5, 3, 1), (4, 1, 1), (3, 2, 1), (2, 2, 1), (6, 5, 1), (2, 4, 1)])
     s = unpinned_meta(inst)
-    check_io_schedule(inst, s)
+    check(inst, s)
     assert s.info["c1"] == 5.0 and s.info["n_small"] == 4 and s.info["n_big"] == 2
     # LPT: 5 -> I/O 0, 4 -> I/O 4, 3 -> I/O 8, 2 -> I/O 8 at 3
-    assert s.alloc[:4] == (((0, 4),), ((4, 6),), ((8, 11),), ((8, 11),))
+    assert s.alloc[:4] == [((0, 4),), ((4, 6),), ((8, 11),), ((8, 11),)]
     assert s.start[:4].tolist() == [0.0, 0.0, 0.0, 3.0]
     # NFDH: the 6-tall job of 5 ranks at x = 0, the 2-tall job of 4 ranks beside it at x = 5
     assert s.start[4:].tolist() == [5.0, 5.0] and s.info["c2"] == 6.0 and s.makespan == 11.0
-    assert s.alloc[4] == ((1, 7),) and s.io[4] == (4,)  # ranks 0-4 = nodes 1-3, 5, 6 around I/O 4
-    assert s.alloc[5] == ((7, 12),) and s.io[5] == (8,)
+    assert s.alloc[4] == ((1, 7),) and s.info["io"][4] == (4,)  # ranks 0-4 = nodes 1-3, 5, 6 around I/O 4
+    assert s.alloc[5] == ((7, 12),) and s.info["io"][5] == (8,)
 
 
 def test_ratios():
     assert unpinned_ratio(parse_io_platform("line:m=12,io=3,mode=exclusive")) == pytest.approx(4 / 3 - 1 / 9 + 3)
     assert unpinned_ratio(parse_io_platform("line:m=12,io=3")) == pytest.approx(2 * (4 / 3 - 1 / 9) + 3)
-    assert unpinned_ratio(parse_io_platform("ring:m=12,io=3,mode=exclusive"), pcmax="exact", strip="ffdh") == \
-        pytest.approx(1 + 5.4)
+    assert unpinned_ratio(
+        parse_io_platform("ring:m=12,io=3,mode=exclusive"), pcmax="exact", strip="ffdh"
+    ) == pytest.approx(1 + 5.4)
 
 
 @st.composite
@@ -87,7 +89,7 @@ def test_shelf_packing_is_feasible_and_within_the_area_bound(case, method):
 def test_shelves_c1_is_lpt_and_c2_within_the_strip_bound(inst):
     delta = inst.platform.delta
     s = unpinned_meta(inst)
-    check_io_schedule(inst, s)
+    check(inst, s)
     small, big = inst.q < delta, inst.q >= delta
     if small.any():
         machine, start = lpt(inst.p[small], inst.platform.m_io)
@@ -130,4 +132,4 @@ def test_deterministic():
     inst = generate_io_instance(parse_io_platform("ring:m=64,io=8"), 80, rng=np.random.default_rng(5), pinned=False)
     a, b = unpinned_meta(inst), unpinned_meta(inst)
     assert a.start.tolist() == b.start.tolist() and a.alloc == b.alloc
-    check_io_schedule(inst, a)
+    check(inst, a)

@@ -28,9 +28,10 @@ from functools import lru_cache
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
-from schedlab.offline.io.schedule import IOSchedule
+from schedlab.offline.io.schedule import io_schedule
 from schedlab.platform.io import IOPlatform
 from schedlab.platform.io_windows import Window, footprint, unpinned_windows
+from schedlab.schedule import Schedule
 from schedlab.workload.io_jobs import IOInstance
 
 __all__ = ["RELAXATIONS", "greedy", "relaxed_makespan"]
@@ -47,7 +48,7 @@ def _unpinned(platform: IOPlatform, size: int, count: int) -> tuple[Window, ...]
     return tuple(unpinned_windows(platform, size, count))
 
 
-def greedy(inst: IOInstance) -> IOSchedule:
+def greedy(inst: IOInstance) -> Schedule:
     """List scheduling over convex and local allocations: each job on the window that starts it first
     (lowest start rank on ties)."""
     plat = inst.platform
@@ -68,7 +69,7 @@ def greedy(inst: IOInstance) -> IOSchedule:
         t, w, positions = best
         start[j], chosen[j] = t, w
         avail[positions] = t + float(inst.p[j])
-    return IOSchedule.from_windows(inst, start, chosen, "greedy")
+    return io_schedule(inst, start, chosen, "greedy")
 
 
 def relaxed_makespan(inst: IOInstance, constraints: str = "none") -> float:

@@ -20,8 +20,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import numpy as np
-
 from schedlab.offline.io.lp import solve_lp
 from schedlab.workload.io_jobs import IOInstance
 

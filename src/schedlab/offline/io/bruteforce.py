@@ -25,8 +25,9 @@ import math
 import numpy as np
 
 from schedlab.offline.io.bounds import io_bounds
-from schedlab.offline.io.schedule import IOSchedule
+from schedlab.offline.io.schedule import io_schedule
 from schedlab.platform.io_windows import Window, unpinned_windows
+from schedlab.schedule import Schedule
 from schedlab.workload.io_jobs import IOInstance
 
 __all__ = ["brute_force_opt", "candidates"]
@@ -48,7 +49,7 @@ def _mask(inst: IOInstance, w: Window) -> tuple[int, ...]:
     return tuple(nodes)
 
 
-def brute_force_opt(inst: IOInstance, *, cap: float | None = None) -> tuple[float, IOSchedule | None]:
+def brute_force_opt(inst: IOInstance, *, cap: float | None = None) -> tuple[float, Schedule | None]:
     """Optimal makespan and one optimal schedule.
 
     Parameters
@@ -59,7 +60,7 @@ def brute_force_opt(inst: IOInstance, *, cap: float | None = None) -> tuple[floa
     """
     n = inst.n
     if n == 0:
-        return 0.0, IOSchedule(np.zeros(0), np.zeros(0), (), (), "brute-force")
+        return 0.0, io_schedule(inst, [], [], "brute-force")
     cands = [candidates(inst, j) for j in range(n)]
     masks = [[_mask(inst, w) for w in c] for c in cands]
     p = [float(v) for v in inst.p]
@@ -109,4 +110,4 @@ def brute_force_opt(inst: IOInstance, *, cap: float | None = None) -> tuple[floa
         return math.inf, None
     starts = np.array([s for _, s in best[1]])
     windows = [cands[j][k] for j, (k, _) in enumerate(best[1])]
-    return float(best[0]), IOSchedule.from_windows(inst, starts, windows, "brute-force")
+    return float(best[0]), io_schedule(inst, starts, windows, "brute-force")

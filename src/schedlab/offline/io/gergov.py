@@ -65,8 +65,9 @@ SHELVES = ("compressed", "uncompressed")
 COLOUR_ORDERS = ("list", "placement")
 
 
-def gergov(low, high, p, n_positions: int, order=None, *, shelves: str = "compressed",
-           colour_order: str = "list") -> GergovResult:
+def gergov(
+    low, high, p, n_positions: int, order=None, *, shelves: str = "compressed", colour_order: str = "list"
+) -> GergovResult:
     """Schedule jobs on fixed closed intervals ``[low_j, high_j]`` of positions ``0 .. n_positions - 1``.
 
     Parameters
@@ -163,8 +164,11 @@ def tight_instance(M: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
     """
     low, high = [], []
     for k in range(M):
-        fam = ((0, M - k), (3 * M - k, 3 * M), (M - k, M + k), (M + k, 3 * M - k)) if k else \
-            ((0, 0), (3 * M, 3 * M), (M, M), (2 * M, 2 * M))
+        fam = (
+            ((0, M - k), (3 * M - k, 3 * M), (M - k, M + k), (M + k, 3 * M - k))
+            if k
+            else ((0, 0), (3 * M, 3 * M), (M, M), (2 * M, 2 * M))
+        )
         for a, b in fam:
             low.append(a)
             high.append(b)

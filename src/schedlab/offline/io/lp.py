@@ -46,8 +46,17 @@ from schedlab.errors import SchedlabError
 from schedlab.platform.io_windows import footprint
 from schedlab.workload.io_jobs import IOInstance
 
-__all__ = ["FORMULATIONS", "Dedication", "LPSolution", "coverage", "dedicate", "footprints", "load", "round_half",
-           "solve_lp"]
+__all__ = [
+    "FORMULATIONS",
+    "Dedication",
+    "LPSolution",
+    "coverage",
+    "dedicate",
+    "footprints",
+    "load",
+    "round_half",
+    "solve_lp",
+]
 
 FORMULATIONS = ("differences", "windows")
 _TOL = 1e-7  # solver noise on x
@@ -123,8 +132,13 @@ def solve_lp(inst: IOInstance, *, formulation: str = "differences") -> LPSolutio
         stops = ~full & (end + 1 != M)
         wraps = ~full & (end >= M)
         loads = K + np.arange(M)
-        eq_r += [n + starts, n + (end[stops] + 1) % M, n + np.zeros(int(wraps.sum()), dtype=np.int64),
-                 n + np.arange(M), n + np.arange(1, M)]
+        eq_r += [
+            n + starts,
+            n + (end[stops] + 1) % M,
+            n + np.zeros(int(wraps.sum()), dtype=np.int64),
+            n + np.arange(M),
+            n + np.arange(1, M),
+        ]
         eq_c += [col, col[stops], col[wraps], loads, loads[:-1]]
         eq_v += [-pw, pw[stops], -pw[wraps], np.ones(M), -np.ones(M - 1)]
         ub_r += [np.arange(M), np.arange(M)]  # L_u - Lambda <= 0
@@ -132,8 +146,7 @@ def solve_lp(inst: IOInstance, *, formulation: str = "differences") -> LPSolutio
         ub_v += [np.ones(M), -np.ones(M)]
         n_var, lam = K + M + 1, K + M
         b_eq = np.concatenate([np.ones(n), np.zeros(M)])
-    a_eq = sp.csr_matrix((np.concatenate(eq_v), (np.concatenate(eq_r), np.concatenate(eq_c))),
-                         shape=(b_eq.size, n_var))
+    a_eq = sp.csr_matrix((np.concatenate(eq_v), (np.concatenate(eq_r), np.concatenate(eq_c))), shape=(b_eq.size, n_var))
     a_ub = sp.csr_matrix((np.concatenate(ub_v), (np.concatenate(ub_r), np.concatenate(ub_c))), shape=(M, n_var))
     cost = np.zeros(n_var)
     cost[lam] = 1.0

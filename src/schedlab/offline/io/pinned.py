@@ -23,18 +23,29 @@ import numpy as np
 from schedlab.errors import InputError
 from schedlab.offline.io.gergov import gergov
 from schedlab.offline.io.lp import dedicate, footprints
-from schedlab.offline.io.schedule import IOSchedule
+from schedlab.offline.io.schedule import io_schedule
+from schedlab.parameters import Param, declare
+from schedlab.schedule import Schedule
 from schedlab.workload.io_jobs import IOInstance
 
-__all__ = ["cut_and_append", "pinned_two_phase", "require_pinned"]
+__all__ = ["cut_and_append", "pinned_ratio", "pinned_two_phase", "require_pinned"]
+
+
+def pinned_ratio(inst: IOInstance) -> float:
+    """The proven ratio of :func:`pinned_two_phase` on ``inst``: 6 on a line, 8 on a ring."""
+    return 8.0 if inst.platform.ring else 6.0
 
 
 def require_pinned(inst: IOInstance, algorithm: str) -> None:
     """Raise InputError unless every job is pinned."""
     if inst.n and not inst.pinned.all():
         j = int(np.argmin(inst.pinned))
-        raise InputError(inst.source, field=f"jobs[{j}].io", value=inst.io[j],
-                         expected=f"a list of pinned I/O node ids ({algorithm} schedules pinned jobs)")
+        raise InputError(
+            inst.source,
+            field=f"jobs[{j}].io",
+            value=inst.io[j],
+            expected=f"a list of pinned I/O node ids ({algorithm} schedules pinned jobs)",
+        )
 
 
 def cut_and_append(low, high, p, n_positions: int, **gergov_options) -> tuple[np.ndarray, dict]:
@@ -79,8 +90,16 @@ def cut_and_append(low, high, p, n_positions: int, **gergov_options) -> tuple[np
     return start, {"cut": cut, "crossing": int(crosses.sum()), "crossing_p": float(p[crosses].sum())}
 
 
-def pinned_two_phase(inst: IOInstance, *, formulation: str = "differences", shelves: str = "compressed",
-                     colour_order: str = "list") -> IOSchedule:
+@declare(
+    formulation=Param("how the dedication LP is written (same optimum)", choices=("differences", "windows")),
+    shelves=Param(
+        "Gergov's shelves: compressed to their jobs' span, or from 0", choices=("compressed", "uncompressed")
+    ),
+    colour_order=Param("Gergov's first-fit colouring order", choices=("list", "placement")),
+)
+def pinned_two_phase(
+    inst: IOInstance, *, formulation: str = "differences", shelves: str = "compressed", colour_order: str = "list"
+) -> Schedule:
     """Dedicate every pinned job to one window by LP rounding, then schedule the windows.
 
     Parameters
@@ -94,7 +113,7 @@ def pinned_two_phase(inst: IOInstance, *, formulation: str = "differences", shel
 
     Returns
     -------
-    IOSchedule
+    Schedule
         ``info`` holds ``lp`` (``Lambda_LP``), ``rounded`` (``Lambda_round``),
         ``height`` (Gergov's phase 1), ``colours``, and on a ring the cut.
 
@@ -105,7 +124,7 @@ def pinned_two_phase(inst: IOInstance, *, formulation: str = "differences", shel
     """
     require_pinned(inst, "pinned")
     if inst.n == 0:
-        return IOSchedule(np.zeros(0), np.zeros(0), (), (), "pinned", {"lp": 0.0, "rounded": 0.0})
+        return io_schedule(inst, [], [], "pinned", {"lp": 0.0, "rounded": 0.0})
     ded = dedicate(inst, formulation=formulation)
     lows, highs, M = footprints(inst)
     low = np.array([lows[j][ded.chosen[j]] for j in range(inst.n)])
@@ -119,4 +138,4 @@ def pinned_two_phase(inst: IOInstance, *, formulation: str = "differences", shel
         start = g.start
         info.update(height=g.height, colours=g.n_colours)
     windows = [inst.windows(j)[ded.chosen[j]] for j in range(inst.n)]
-    return IOSchedule.from_windows(inst, start, windows, "pinned", info)
+    return io_schedule(inst, start, windows, "pinned", info)

@@ -31,14 +31,17 @@ import numpy as np
 from schedlab.errors import InputError
 from schedlab.offline.io.lp import dedicate, footprints
 from schedlab.offline.io.pinned import require_pinned
-from schedlab.offline.io.schedule import IOSchedule
+from schedlab.offline.io.schedule import io_schedule
+from schedlab.parameters import Param, declare
 from schedlab.platform.io_windows import Window, first_unpinned_window, window
+from schedlab.schedule import Schedule
 from schedlab.workload.io_jobs import IOInstance
 
 __all__ = ["first_window", "per_io_node", "right_window", "sequential", "unit_pinned"]
 
 
-def unit_pinned(inst: IOInstance, *, formulation: str = "differences") -> IOSchedule:
+@declare(formulation=Param("how the dedication LP is written (same optimum)", choices=("differences", "windows")))
+def unit_pinned(inst: IOInstance, *, formulation: str = "differences") -> Schedule:
     """Pinned jobs of equal processing time on a line: LP rounding, then interval partitioning.
 
     Raises
@@ -50,11 +53,15 @@ def unit_pinned(inst: IOInstance, *, formulation: str = "differences") -> IOSche
     if inst.platform.ring:
         raise InputError(inst.source, field="platform", value=inst.platform.name, expected="a line (unit-pinned)")
     if inst.n == 0:
-        return IOSchedule(np.zeros(0), np.zeros(0), (), (), "unit-pinned", {"lp": 0.0, "rounded": 0.0})
+        return io_schedule(inst, [], [], "unit-pinned", {"lp": 0.0, "rounded": 0.0})
     if np.any(inst.p != inst.p[0]):
         j = int(np.argmax(inst.p != inst.p[0]))
-        raise InputError(inst.source, field=f"jobs[{j}].p", value=float(inst.p[j]),
-                         expected=f"{float(inst.p[0])} like every job (unit-pinned needs equal processing times)")
+        raise InputError(
+            inst.source,
+            field=f"jobs[{j}].p",
+            value=float(inst.p[j]),
+            expected=f"{float(inst.p[0])} like every job (unit-pinned needs equal processing times)",
+        )
     ded = dedicate(inst, formulation=formulation)
     lows, highs, _ = footprints(inst)
     low = np.array([lows[j][ded.chosen[j]] for j in range(inst.n)])
@@ -74,10 +81,10 @@ def unit_pinned(inst: IOInstance, *, formulation: str = "differences") -> IOSche
         heapq.heappush(busy, (int(high[j]), c))
     windows = [inst.windows(j)[ded.chosen[j]] for j in range(inst.n)]
     info = {"lp": ded.lp.value, "rounded": ded.rounded, "colours": n_colours}
-    return IOSchedule.from_windows(inst, colour * inst.p[0], windows, "unit-pinned", info)
+    return io_schedule(inst, colour * inst.p[0], windows, "unit-pinned", info)
 
 
-def per_io_node(inst: IOInstance) -> IOSchedule:
+def per_io_node(inst: IOInstance) -> Schedule:
     """Each job right of its one pinned I/O node; the jobs of one I/O node one after another (index order).
 
     Raises
@@ -93,13 +100,17 @@ def per_io_node(inst: IOInstance) -> IOSchedule:
     for j in range(inst.n):
         w = right_window(inst, j)
         if w is None:
-            raise InputError(inst.source, field=f"jobs[{j}].io", value=list(inst.io[j]),
-                             expected=f"one I/O node followed by q = {int(inst.q[j])} compute nodes (per-io-node)")
+            raise InputError(
+                inst.source,
+                field=f"jobs[{j}].io",
+                value=list(inst.io[j]),
+                expected=f"one I/O node followed by q = {int(inst.q[j])} compute nodes (per-io-node)",
+            )
         windows.append(w)
         s = w.io[0]
         start[j] = clock.get(s, 0.0)
         clock[s] = start[j] + float(inst.p[j])
-    return IOSchedule.from_windows(inst, start, windows, "per-io-node")
+    return io_schedule(inst, start, windows, "per-io-node")
 
 
 def right_window(inst: IOInstance, j: int) -> Window | None:
@@ -127,7 +138,7 @@ def first_window(inst: IOInstance, j: int) -> Window:
     raise InputError(inst.source, field=f"jobs[{j}].io", value=request, expected="a count some allocation can meet")
 
 
-def sequential(inst: IOInstance) -> IOSchedule:
+def sequential(inst: IOInstance) -> Schedule:
     """Every job on its first allocation, one after another in index order (``Cmax = sum p_j``)."""
     start = np.concatenate([[0.0], np.cumsum(inst.p)[:-1]]) if inst.n else np.zeros(0)
-    return IOSchedule.from_windows(inst, start, [first_window(inst, j) for j in range(inst.n)], "sequential")
+    return io_schedule(inst, start, [first_window(inst, j) for j in range(inst.n)], "sequential")

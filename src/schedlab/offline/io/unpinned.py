@@ -29,9 +29,11 @@ import heapq
 import numpy as np
 
 from schedlab.errors import InputError
-from schedlab.offline.io.schedule import IOSchedule
+from schedlab.offline.io.schedule import io_schedule
 from schedlab.offline.io.strip import STRIP_PACKERS, STRIP_RATIOS, shelf_pack
+from schedlab.parameters import Param, declare
 from schedlab.platform.io_windows import window
+from schedlab.schedule import Schedule
 from schedlab.workload.io_jobs import IOInstance
 
 __all__ = ["PCMAX_SOLVERS", "exact_pcmax", "lpt", "unpinned_meta", "unpinned_ratio"]
@@ -108,7 +110,11 @@ def unpinned_ratio(platform, *, pcmax: str = "lpt", strip: str = "nfdh") -> floa
     return rho + rho_strip
 
 
-def unpinned_meta(inst: IOInstance, *, pcmax: str = "lpt", strip: str = "nfdh") -> IOSchedule:
+@declare(
+    pcmax=Param("P||Cmax solver for the small jobs (exact: exponential, tiny instances)", choices=PCMAX_SOLVERS),
+    strip=Param("strip packer for the big jobs", choices=STRIP_PACKERS),
+)
+def unpinned_meta(inst: IOInstance, *, pcmax: str = "lpt", strip: str = "nfdh") -> Schedule:
     """Schedule unpinned one-I/O jobs in two shelves: small jobs (``q < delta``), then big ones.
 
     Parameters
@@ -120,7 +126,7 @@ def unpinned_meta(inst: IOInstance, *, pcmax: str = "lpt", strip: str = "nfdh") 
 
     Returns
     -------
-    IOSchedule
+    Schedule
         ``info``: ``c1`` and ``c2`` (the two shelves' heights), ``n_small``,
         ``n_big`` and ``ratio`` (:func:`unpinned_ratio`).
 
@@ -136,13 +142,21 @@ def unpinned_meta(inst: IOInstance, *, pcmax: str = "lpt", strip: str = "nfdh") 
     if strip not in STRIP_PACKERS:
         raise InputError("unpinned", field="strip", value=strip, expected=" or ".join(STRIP_PACKERS))
     if plat.delta is None or plat.delta < 2:
-        raise InputError(inst.source, field="platform", value=plat.name,
-                         expected="I/O nodes uniformly spread, m / m_IO >= 2 apart from node 0 (e.g. line:m=32,io=4)")
+        raise InputError(
+            inst.source,
+            field="platform",
+            value=plat.name,
+            expected="I/O nodes uniformly spread, m / m_IO >= 2 apart from node 0 (e.g. line:m=32,io=4)",
+        )
     bad = [j for j in range(inst.n) if inst.io[j] != 1]
     if bad:
         j = bad[0]
-        raise InputError(inst.source, field=f"jobs[{j}].io", value=inst.io[j],
-                         expected="1 (unpinned schedules jobs that each want any one I/O node)")
+        raise InputError(
+            inst.source,
+            field=f"jobs[{j}].io",
+            value=inst.io[j],
+            expected="1 (unpinned schedules jobs that each want any one I/O node)",
+        )
     delta = plat.delta
     small = np.flatnonzero(inst.q < delta)
     big = np.flatnonzero(inst.q >= delta)
@@ -165,6 +179,11 @@ def unpinned_meta(inst: IOInstance, *, pcmax: str = "lpt", strip: str = "nfdh") 
             io = int(plat.io_nodes[np.searchsorted(plat.io_nodes, first)])  # lowest I/O node inside the hull
             windows[j] = window(plat, a, int(inst.q[j]), (io,))
             start[j] = c1 + t  # io lies inside the hull: q >= delta compute ranks cross an I/O node
-    info = {"c1": c1, "c2": float(c2), "n_small": int(small.size), "n_big": int(big.size),
-            "ratio": unpinned_ratio(plat, pcmax=pcmax, strip=strip)}
-    return IOSchedule.from_windows(inst, start, windows, f"unpinned[{pcmax},{strip}]", info)
+    info = {
+        "c1": c1,
+        "c2": float(c2),
+        "n_small": int(small.size),
+        "n_big": int(big.size),
+        "ratio": unpinned_ratio(plat, pcmax=pcmax, strip=strip),
+    }
+    return io_schedule(inst, start, windows, f"unpinned[{pcmax},{strip}]", info)

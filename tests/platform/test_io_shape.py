@@ -10,9 +10,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from schedlab.offline.io import shape
-from schedlab.offline.io.shape import Grid2D
+from schedlab.platform import io_shape as shape
 from schedlab.platform.io import IOPlatform, parse_io_platform
+from schedlab.platform.io_shape import Grid2D
 
 
 def grid_ids(cells, cols=8):

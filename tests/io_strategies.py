@@ -44,8 +44,9 @@ def io_instances(draw, kind="pinned", max_jobs=5, max_p=6, max_q=None, unit=Fals
         pinned = kind == "pinned" or (kind == "mixed" and draw(st.booleans()))
         if pinned:
             size = draw(st.integers(1, min(3, plat.m_io))) if multi and not plat.ring else 1
-            io = tuple(draw(st.lists(st.sampled_from(plat.io_nodes.tolist()), min_size=size, max_size=size,
-                                     unique=True)))
+            io = tuple(
+                draw(st.lists(st.sampled_from(plat.io_nodes.tolist()), min_size=size, max_size=size, unique=True))
+            )
         else:
             io = 1
         jobs.append((p, q, io))
@@ -53,3 +54,26 @@ def io_instances(draw, kind="pinned", max_jobs=5, max_p=6, max_q=None, unit=Fals
         return IOInstance.from_jobs(plat, jobs)
     except Exception:  # a pinned set no convex allocation reaches: draw again
         assume(False)
+
+
+def check(inst: IOInstance, schedule) -> None:
+    """The one validator on the common instance, plus what it cannot see: the I/O nodes each job targets
+    (``schedule.info["io"]``) are its pinned ones or ``c_j`` of its choice, inside its allocation, and at any
+    time an I/O node serves at most as many jobs as it has compute neighbours (Prop. 4.2)."""
+    from schedlab.offline.io import io_instance
+    from schedlab.validation import validate
+
+    validate(io_instance(inst), schedule)
+    plat = inst.platform
+    targets = schedule.info["io"]
+    events = []
+    for j, request in enumerate(inst.io):
+        nodes = {v for lo, hi in schedule.alloc[j] for v in range(lo, hi)}
+        assert set(targets[j]) <= nodes
+        assert len(targets[j]) == request if isinstance(request, int) else tuple(targets[j]) == request
+        for s in targets[j]:
+            events += [(schedule.start[j], 1, s), (schedule.end[j], -1, s)]
+    level: dict[int, int] = {}
+    for _, delta, s in sorted(events, key=lambda e: (e[0], e[1])):
+        level[s] = level.get(s, 0) + delta
+        assert level[s] <= plat.compute_degree(s)

@@ -6,8 +6,16 @@ import math
 
 import pytest
 
-from schedlab.offline.io.experiment import (
-    FULL_FAMILIES, QUICK_FAMILIES, RUN_COLUMNS, Family, aggregate, expand, instance_for, run_experiment, run_instance,
+from schedlab.experiments.io import (
+    FULL_FAMILIES,
+    QUICK_FAMILIES,
+    RUN_COLUMNS,
+    Family,
+    aggregate,
+    expand,
+    instance_for,
+    run_experiment,
+    run_instance,
 )
 
 TIMING = {"seconds"}
@@ -15,8 +23,10 @@ TIMING = {"seconds"}
 
 def strip(rows):
     """Rows without timings, NaN as None (NaN != NaN once pickled by a worker)."""
-    return [{k: None if isinstance(v, float) and math.isnan(v) else v for k, v in r.items() if k not in TIMING}
-            for r in rows]
+    return [
+        {k: None if isinstance(v, float) and math.isnan(v) else v for k, v in r.items() if k not in TIMING}
+        for r in rows
+    ]
 
 
 def test_family_lists():
@@ -61,14 +71,52 @@ def test_exact_family_rows_respect_the_proven_ratios():
 def test_aggregate_hand_rows():
     base = {c: math.nan for c in RUN_COLUMNS}
     rows = [
-        {**base, "family": "f", "sample": 0, "algorithm": "pinned", "makespan": 6.0, "ratio_lb": 1.5,
-         "proven_ratio": 6.0, "relaxed_convex": 4.0, "relaxed_none": 3.0, "seconds": 1.0},
-        {**base, "family": "f", "sample": 0, "algorithm": "greedy", "makespan": 5.0, "ratio_lb": 1.25,
-         "relaxed_convex": 4.0, "relaxed_none": 3.0, "seconds": 0.5},
-        {**base, "family": "f", "sample": 1, "algorithm": "pinned", "makespan": 4.0, "ratio_lb": 2.0,
-         "proven_ratio": 6.0, "relaxed_convex": 4.0, "relaxed_none": 4.0, "seconds": 3.0},
-        {**base, "family": "f", "sample": 1, "algorithm": "greedy", "makespan": 4.0, "ratio_lb": 2.0,
-         "relaxed_convex": 4.0, "relaxed_none": 4.0, "seconds": 0.5},
+        {
+            **base,
+            "family": "f",
+            "sample": 0,
+            "algorithm": "pinned",
+            "makespan": 6.0,
+            "ratio_lb": 1.5,
+            "proven_ratio": 6.0,
+            "relaxed_convex": 4.0,
+            "relaxed_none": 3.0,
+            "seconds": 1.0,
+        },
+        {
+            **base,
+            "family": "f",
+            "sample": 0,
+            "algorithm": "greedy",
+            "makespan": 5.0,
+            "ratio_lb": 1.25,
+            "relaxed_convex": 4.0,
+            "relaxed_none": 3.0,
+            "seconds": 0.5,
+        },
+        {
+            **base,
+            "family": "f",
+            "sample": 1,
+            "algorithm": "pinned",
+            "makespan": 4.0,
+            "ratio_lb": 2.0,
+            "proven_ratio": 6.0,
+            "relaxed_convex": 4.0,
+            "relaxed_none": 4.0,
+            "seconds": 3.0,
+        },
+        {
+            **base,
+            "family": "f",
+            "sample": 1,
+            "algorithm": "greedy",
+            "makespan": 4.0,
+            "ratio_lb": 2.0,
+            "relaxed_convex": 4.0,
+            "relaxed_none": 4.0,
+            "seconds": 0.5,
+        },
     ]
     out = {r["algorithm"]: r for r in aggregate(rows)}
     assert list(out) == ["pinned", "greedy"]

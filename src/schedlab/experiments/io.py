@@ -27,18 +27,29 @@ from time import perf_counter
 
 import numpy as np
 
-from schedlab.errors import InputError
-from schedlab.offline.io import IO_ALGORITHMS
-from schedlab.offline.io import shape
-from schedlab.offline.io.baselines import relaxed_makespan
-from schedlab.offline.io.bounds import io_bounds
-from schedlab.offline.io.bruteforce import brute_force_opt
-from schedlab.offline.io.check import check_io_schedule
+from schedlab.errors import ArgumentError, InputError
+from schedlab.offline.io import brute_force_opt, io_bounds, io_instance, meets, relaxed_makespan
+from schedlab.platform import io_shape as shape
 from schedlab.platform.io import parse_io_platform
+from schedlab.registry import IO, Algorithm, get
+from schedlab.registry import names as registry_names
+from schedlab.validation import validate
 from schedlab.workload.io_jobs import IOInstance, generate_io_instance, io_instance_from_trace
 
-__all__ = ["FULL_FAMILIES", "QUICK_FAMILIES", "RUN_COLUMNS", "Family", "aggregate", "expand", "instance_for",
-           "run_experiment", "run_instance"]
+__all__ = [
+    "FULL_FAMILIES",
+    "QUICK_FAMILIES",
+    "RUN_COLUMNS",
+    "SUMMARY_COLUMNS",
+    "Family",
+    "aggregate",
+    "expand",
+    "experiment_algorithms",
+    "family_to_dict",
+    "instance_for",
+    "run_experiment",
+    "run_instance",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,8 +81,16 @@ def _synthetic(n: int, samples: int) -> list[Family]:
             for kind in ("pinned", "unpinned"):
                 for io, pressure in ((32, "low"), (8, "high")):
                     for widths in ("small", "mixed", "wide"):
-                        out.append(Family(f"{topology}-{mode}-{kind}-{pressure}-{widths}",
-                                          f"{topology}:m=288,io={io},mode={mode}", kind, n, widths, samples))
+                        out.append(
+                            Family(
+                                f"{topology}-{mode}-{kind}-{pressure}-{widths}",
+                                f"{topology}:m=288,io={io},mode={mode}",
+                                kind,
+                                n,
+                                widths,
+                                samples,
+                            )
+                        )
     return out
 
 
@@ -80,8 +99,17 @@ def _tiny(samples: int) -> list[Family]:
     for topology in ("line", "ring"):
         for mode in ("shared", "exclusive"):
             for kind in ("pinned", "unpinned"):
-                out.append(Family(f"tiny-{topology}-{mode}-{kind}", f"{topology}:m=10,io=2,mode={mode}", kind, 5,
-                                  "mixed", samples, exact=True))
+                out.append(
+                    Family(
+                        f"tiny-{topology}-{mode}-{kind}",
+                        f"{topology}:m=10,io=2,mode={mode}",
+                        kind,
+                        5,
+                        "mixed",
+                        samples,
+                        exact=True,
+                    )
+                )
     out.append(Family("tiny-line-shared-pinned2", "line:m=12,io=3", "pinned", 5, "mixed", samples, 2, exact=True))
     return out
 
@@ -93,27 +121,67 @@ def _traces(n: int, samples: int, traces: Sequence[str]) -> list[Family]:
         for topology in ("line", "ring"):
             for mode in ("shared", "exclusive"):
                 for kind in ("pinned", "unpinned"):
-                    out.append(Family(f"{short}-{topology}-{mode}-{kind}", f"{topology}:m=288,io=32,mode={mode}",
-                                      kind, n, "trace", samples, trace=trace))
+                    out.append(
+                        Family(
+                            f"{short}-{topology}-{mode}-{kind}",
+                            f"{topology}:m=288,io=32,mode={mode}",
+                            kind,
+                            n,
+                            "trace",
+                            samples,
+                            trace=trace,
+                        )
+                    )
     return out
 
 
 FULL_FAMILIES: tuple[Family, ...] = tuple(
-    _synthetic(200, 5) + [Family("line-shared-pinned2-mixed", "line:m=288,io=32", "pinned", 200, "mixed", 5, 2)]
-    + _tiny(30) + _traces(200, 5, ("KTH-SP2-1996-2.1-cln.swf.gz", "SDSC-SP2-1998-4.2-cln.swf.gz")))
+    _synthetic(200, 5)
+    + [Family("line-shared-pinned2-mixed", "line:m=288,io=32", "pinned", 200, "mixed", 5, 2)]
+    + _tiny(30)
+    + _traces(200, 5, ("KTH-SP2-1996-2.1-cln.swf.gz", "SDSC-SP2-1998-4.2-cln.swf.gz"))
+)
 """48 synthetic families (line/ring x shared/exclusive x pinned/unpinned x I/O pressure x widths), two
 pinned I/O nodes per job, 9 tiny exact families, 16 trace families."""
 
 QUICK_FAMILIES: tuple[Family, ...] = tuple(
     [f for f in _synthetic(50, 1) if "-shared-" in f.name and f.name.endswith("-low-mixed")]
     + [replace(f, samples=3) for f in _tiny(3) if "-shared-" in f.name]
-    + [f for f in _traces(50, 1, ("KTH-SP2-1996-2.1-cln.swf.gz",)) if "-shared-" in f.name and "-line-" in f.name])
+    + [f for f in _traces(50, 1, ("KTH-SP2-1996-2.1-cln.swf.gz",)) if "-shared-" in f.name and "-line-" in f.name]
+)
 """A few families that run in well under a minute on one core."""
 
 RUN_COLUMNS = (
-    "family", "platform", "topology", "mode", "kind", "widths", "n", "m", "m_io", "sample", "seed", "algorithm",
-    "makespan", "proven_ratio", "lb_area", "lb_longest", "lb_io", "lb_lp", "best_lb", "tight_bound", "ratio_lb",
-    "opt", "ratio_opt", "relaxed_convex", "relaxed_none", "lp", "rounded", "colours", "compacity", "proximity",
+    "family",
+    "platform",
+    "topology",
+    "mode",
+    "kind",
+    "widths",
+    "n",
+    "m",
+    "m_io",
+    "sample",
+    "seed",
+    "algorithm",
+    "makespan",
+    "proven_ratio",
+    "lb_area",
+    "lb_longest",
+    "lb_io",
+    "lb_lp",
+    "best_lb",
+    "tight_bound",
+    "ratio_lb",
+    "opt",
+    "ratio_opt",
+    "relaxed_convex",
+    "relaxed_none",
+    "lp",
+    "rounded",
+    "colours",
+    "compacity",
+    "proximity",
     "seconds",
 )
 """Columns of ``runs.csv``: one row per (instance, algorithm); NaN where a value does not apply."""
@@ -124,8 +192,11 @@ def expand(families: Sequence[Family], *, seed: int) -> list[tuple[Family, int, 
     only (``SeedSequence([seed, crc of the name, sample])``), so an instance is the same in every plan."""
     import zlib
 
-    return [(f, s, int(np.random.SeedSequence([seed, zlib.crc32(f.name.encode()), s]).generate_state(1)[0]))
-            for f in families for s in range(f.samples)]
+    return [
+        (f, s, int(np.random.SeedSequence([seed, zlib.crc32(f.name.encode()), s]).generate_state(1)[0]))
+        for f in families
+        for s in range(f.samples)
+    ]
 
 
 @lru_cache(maxsize=8)
@@ -150,8 +221,9 @@ def instance_for(family: Family, seed: int, *, traces: str | Path | None = None)
         return io_instance_from_trace(jobs, procs, plat, family.n, rng=rng, pinned=pinned)
     delta = plat.delta or max(plat.m_c // max(plat.m_io, 1), 1)
     q_min, q_max = {"small": (1, delta - 1), "mixed": (1, 2 * delta), "wide": (delta, 4 * delta)}[family.widths]
-    return generate_io_instance(plat, family.n, rng=rng, pinned=pinned, q_min=q_min, q_max=min(q_max, plat.m_c),
-                                io_per_job=family.io_per_job)
+    return generate_io_instance(
+        plat, family.n, rng=rng, pinned=pinned, q_min=q_min, q_max=min(q_max, plat.m_c), io_per_job=family.io_per_job
+    )
 
 
 def _mean_shape(inst: IOInstance, sched) -> tuple[float, float]:
@@ -161,17 +233,35 @@ def _mean_shape(inst: IOInstance, sched) -> tuple[float, float]:
     for j in range(inst.n):
         nodes = [v for lo, hi in sched.alloc[j] for v in range(lo, hi) if not plat.is_io[v]]
         comp.append(shape.compacity(plat, nodes))
-        value = shape.proximity(plat, nodes, sched.io[j])
+        value = shape.proximity(plat, nodes, sched.info["io"][j])
         if value is not None:
             prox.append(value)
     return float(np.mean(comp)) if comp else math.nan, float(np.mean(prox)) if prox else math.nan
 
 
-def run_instance(family: Family, sample: int, seed: int, *, traces: str | Path | None = None,
-                 names: Sequence[str] | None = None) -> list[dict]:
+def experiment_algorithms(names: Sequence[str] | None = None) -> dict[str, Algorithm]:
+    """The registered I/O-aware algorithms named ``names`` (all by default), in registry order.
+
+    Raises
+    ------
+    ArgumentError
+        An unknown name.
+    """
+    algorithms = {name: get(name) for name in registry_names(family=IO)}
+    if names is None:
+        return algorithms
+    unknown = [name for name in names if name not in algorithms]
+    if unknown:
+        raise ArgumentError(f"unknown algorithm {unknown[0]!r}, expected one of {', '.join(algorithms)}")
+    return {name: algorithms[name] for name in algorithms if name in names}
+
+
+def run_instance(
+    family: Family, sample: int, seed: int, *, traces: str | Path | None = None, names: Sequence[str] | None = None
+) -> list[dict]:
     """Solve one instance with every applicable registered algorithm (and exactly for ``exact`` families).
 
-    Every schedule passes :func:`~schedlab.offline.io.check.check_io_schedule`.
+    Every schedule passes :func:`~schedlab.validation.validate`.
     ``best_lb`` is the largest lower bound (area, longest job, I/O capacity,
     the LP when every job is pinned); ``ratio_opt`` divides by the optimum of
     exact families; ``relaxed_*`` are greedy makespans without locality
@@ -182,28 +272,55 @@ def run_instance(family: Family, sample: int, seed: int, *, traces: str | Path |
     b = io_bounds(inst)
     opt = brute_force_opt(inst)[0] if family.exact else math.nan
     relaxed = {c: relaxed_makespan(inst, c) for c in ("convex", "none")}
-    base = {"family": family.name, "platform": plat.name, "topology": plat.topology, "mode": plat.io_mode,
-            "kind": family.kind, "widths": family.widths, "n": inst.n, "m": plat.m, "m_io": plat.m_io,
-            "sample": sample, "seed": seed, "lb_area": b.area, "lb_longest": b.longest, "lb_io": b.io,
-            "lb_lp": math.nan if b.lp is None else b.lp, "best_lb": b.lower, "tight_bound": b.tight, "opt": opt,
-            "relaxed_convex": relaxed["convex"], "relaxed_none": relaxed["none"]}
+    base = {
+        "family": family.name,
+        "platform": plat.name,
+        "topology": plat.topology,
+        "mode": plat.io_mode,
+        "kind": family.kind,
+        "widths": family.widths,
+        "n": inst.n,
+        "m": plat.m,
+        "m_io": plat.m_io,
+        "sample": sample,
+        "seed": seed,
+        "lb_area": b.area,
+        "lb_longest": b.longest,
+        "lb_io": b.io,
+        "lb_lp": math.nan if b.lp is None else b.lp,
+        "best_lb": b.lower,
+        "tight_bound": b.tight,
+        "opt": opt,
+        "relaxed_convex": relaxed["convex"],
+        "relaxed_none": relaxed["none"],
+    }
     rows = []
-    for name, algo in IO_ALGORITHMS.items():
-        if (names is not None and name not in names) or not algo.applies(inst):
+    common = io_instance(inst)
+    for name, algo in experiment_algorithms(names).items():
+        if not meets(algo.traits["requires"], inst):
             continue
         t0 = perf_counter()
-        sched = algo.run(inst)
+        sched = algo.build()(inst)
         seconds = perf_counter() - t0
-        check_io_schedule(inst, sched)
+        validate(common, sched)
         compacity, proximity = _mean_shape(inst, sched)
-        ratio = algo.ratio(inst)
-        rows.append({**base, "algorithm": name, "makespan": sched.makespan,
-                     "proven_ratio": math.nan if ratio is None else ratio,
-                     "ratio_lb": sched.makespan / b.lower if b.lower > 0 else math.nan,
-                     "ratio_opt": sched.makespan / opt if family.exact and opt > 0 else math.nan,
-                     "lp": sched.info.get("lp", math.nan), "rounded": sched.info.get("rounded", math.nan),
-                     "colours": sched.info.get("colours", math.nan), "compacity": compacity, "proximity": proximity,
-                     "seconds": seconds})
+        ratio = algo.traits["ratio_of"](inst) if "ratio_of" in algo.traits else algo.ratio
+        rows.append(
+            {
+                **base,
+                "algorithm": name,
+                "makespan": sched.makespan,
+                "proven_ratio": math.nan if ratio is None else ratio,
+                "ratio_lb": sched.makespan / b.lower if b.lower > 0 else math.nan,
+                "ratio_opt": sched.makespan / opt if family.exact and opt > 0 else math.nan,
+                "lp": sched.info.get("lp", math.nan),
+                "rounded": sched.info.get("rounded", math.nan),
+                "colours": sched.info.get("colours", math.nan),
+                "compacity": compacity,
+                "proximity": proximity,
+                "seconds": seconds,
+            }
+        )
     return [{c: row[c] for c in RUN_COLUMNS} for row in rows]
 
 
@@ -212,14 +329,23 @@ def _run(args) -> list[dict]:
     return run_instance(family, sample, seed, traces=traces, names=names)
 
 
-def run_experiment(families: Sequence[Family], *, seed: int, traces: str | Path | None = None, jobs: int = 1,
-                   names: Sequence[str] | None = None, progress=None) -> list[dict]:
+def run_experiment(
+    families: Sequence[Family],
+    *,
+    seed: int,
+    traces: str | Path | None = None,
+    jobs: int = 1,
+    names: Sequence[str] | None = None,
+    progress=None,
+) -> list[dict]:
     """Every instance of ``families`` (in ``jobs`` worker processes when > 1); rows in instance order.
 
     ``progress(done, total)`` is called after each instance.
     """
-    configs = [(f, s, sd, None if traces is None else str(traces), None if names is None else tuple(names))
-               for f, s, sd in expand(families, seed=seed)]
+    configs = [
+        (f, s, sd, None if traces is None else str(traces), None if names is None else tuple(names))
+        for f, s, sd in expand(families, seed=seed)
+    ]
     rows: list[dict] = []
 
     def collect(results) -> None:
@@ -236,8 +362,19 @@ def run_experiment(families: Sequence[Family], *, seed: int, traces: str | Path 
     return rows
 
 
-SUMMARY_COLUMNS = ("algorithm", "instances", "proven_ratio", "mean_ratio_lb", "max_ratio_lb", "mean_ratio_opt",
-                   "max_ratio_opt", "wins", "price_convex", "price_none", "seconds")
+SUMMARY_COLUMNS = (
+    "algorithm",
+    "instances",
+    "proven_ratio",
+    "mean_ratio_lb",
+    "max_ratio_lb",
+    "mean_ratio_opt",
+    "max_ratio_opt",
+    "wins",
+    "price_convex",
+    "price_none",
+    "seconds",
+)
 
 
 def _mean(values) -> float:
@@ -261,20 +398,25 @@ def aggregate(rows: Sequence[dict], by: Sequence[str] = ("family",)) -> list[dic
     groups: dict[tuple, list[dict]] = defaultdict(list)
     for r in rows:
         groups[(tuple(r[c] for c in by), r["algorithm"])].append(r)
-    order = {name: i for i, name in enumerate(IO_ALGORITHMS)}
+    order = {name: i for i, name in enumerate(registry_names(family=IO))}
     out = []
     for (values, name), group in sorted(groups.items(), key=lambda kv: (kv[0][0], order.get(kv[0][1], 99))):
-        out.append({**dict(zip(by, values)), "algorithm": name, "instances": len(group),
-                    "proven_ratio": _max([r["proven_ratio"] for r in group]),
-                    "mean_ratio_lb": _mean([r["ratio_lb"] for r in group]),
-                    "max_ratio_lb": _max([r["ratio_lb"] for r in group]),
-                    "mean_ratio_opt": _mean([r["ratio_opt"] for r in group]),
-                    "max_ratio_opt": _max([r["ratio_opt"] for r in group]),
-                    "wins": _mean([float(r["makespan"] <= best[(r["family"], r["sample"])] * (1 + 1e-9))
-                                   for r in group]),
-                    "price_convex": _mean([r["makespan"] / r["relaxed_convex"] for r in group]),
-                    "price_none": _mean([r["makespan"] / r["relaxed_none"] for r in group]),
-                    "seconds": _mean([r["seconds"] for r in group])})
+        out.append(
+            {
+                **dict(zip(by, values)),
+                "algorithm": name,
+                "instances": len(group),
+                "proven_ratio": _max([r["proven_ratio"] for r in group]),
+                "mean_ratio_lb": _mean([r["ratio_lb"] for r in group]),
+                "max_ratio_lb": _max([r["ratio_lb"] for r in group]),
+                "mean_ratio_opt": _mean([r["ratio_opt"] for r in group]),
+                "max_ratio_opt": _max([r["ratio_opt"] for r in group]),
+                "wins": _mean([float(r["makespan"] <= best[(r["family"], r["sample"])] * (1 + 1e-9)) for r in group]),
+                "price_convex": _mean([r["makespan"] / r["relaxed_convex"] for r in group]),
+                "price_none": _mean([r["makespan"] / r["relaxed_none"] for r in group]),
+                "seconds": _mean([r["seconds"] for r in group]),
+            }
+        )
     return out
 
 
