@@ -423,3 +423,194 @@ def aggregate(rows: Sequence[dict], by: Sequence[str] = ("family",)) -> list[dic
 def family_to_dict(family: Family) -> dict:
     """A JSON-ready description of a family."""
     return asdict(family)
+
+
+def _instances(rows: Sequence[dict]) -> list[dict]:
+    """One row per instance: the best algorithm's row (lowest makespan; registry order on ties)."""
+    best: dict[tuple, dict] = {}
+    for r in rows:
+        key = (r["family"], r["sample"])
+        if key not in best or r["makespan"] < best[key]["makespan"]:
+            best[key] = r
+    return list(best.values())
+
+
+def _algorithm_table(rows: Sequence[dict], by: Sequence[str], exact: bool) -> list[list]:
+    column = "ratio_opt" if exact else "ratio_lb"
+    return [
+        [
+            *(r[c] for c in by),
+            r["algorithm"],
+            r["instances"],
+            r["proven_ratio"],
+            r[f"mean_{column}"],
+            r[f"max_{column}"],
+            r["wins"],
+        ]
+        for r in aggregate(rows, by=by)
+    ]
+
+
+def summary_tables(rows: Sequence[dict]) -> list[tuple[str, list[str], list[list]]]:
+    """The study's tables as ``(title, header, rows)``, cells as numbers or text (the caller formats them)."""
+    exact = [r for r in rows if not math.isnan(r["opt"])]
+    large = [r for r in rows if math.isnan(r["opt"])]
+    synthetic = [r for r in large if r["widths"] != "trace"]
+    traces = [r for r in large if r["widths"] == "trace"]
+    head = ["algorithm", "instances", "proven ratio", "mean ratio", "max ratio", "best (share)"]
+    tables = []
+    if large:
+        tables.append(
+            (
+                "Makespan / best lower bound, by I/O request, topology and mode",
+                ["request", "topology", "mode", *head],
+                _algorithm_table(large, ("kind", "topology", "mode"), False),
+            )
+        )
+    if exact:
+        tables.append(
+            (
+                "Makespan / optimum on tiny instances (exact solver)",
+                ["family", *head],
+                _algorithm_table(exact, ("family",), True),
+            )
+        )
+    if synthetic:
+        cells = aggregate(synthetic, by=("kind", "widths", "m_io"))
+        keys = sorted({(r["widths"], r["m_io"]) for r in cells}, key=lambda k: (k[0], -k[1]))
+        table = {}
+        for r in cells:
+            table.setdefault((r["kind"], r["algorithm"]), {})[(r["widths"], r["m_io"])] = r["mean_ratio_lb"]
+        tables.append(
+            (
+                "Mean makespan / best lower bound by job widths and I/O nodes (synthetic families, "
+                "m = 288: 32 I/O nodes is low I/O pressure, 8 high)",
+                ["request", "algorithm", *(f"{w}, {io} I/O" for w, io in keys)],
+                [[kind, name, *(values.get(k, math.nan) for k in keys)] for (kind, name), values in table.items()],
+            )
+        )
+    if traces:
+        tables.append(
+            (
+                "Makespan / best lower bound on trace jobs (PWA, I/O pinning synthesised)",
+                ["family", *head],
+                _algorithm_table(traces, ("family",), False),
+            )
+        )
+    if large:
+        groups: dict[tuple, list[dict]] = defaultdict(list)
+        for r in _instances(large):
+            groups[(r["kind"], r["topology"], r["mode"])].append(r)
+        tables.append(
+            (
+                "Price of the constraints (best algorithm per instance; greedy list scheduling without locality, or "
+                "without any shape constraint, as the relaxed schedules)",
+                [
+                    "request",
+                    "topology",
+                    "mode",
+                    "instances",
+                    "best / relaxed convex",
+                    "best / relaxed none",
+                    "best LB / (area, longest)",
+                ],
+                [
+                    [
+                        *key,
+                        len(g),
+                        _mean([r["makespan"] / r["relaxed_convex"] for r in g]),
+                        _mean([r["makespan"] / r["relaxed_none"] for r in g]),
+                        _mean([r["best_lb"] / max(r["lb_area"], r["lb_longest"]) for r in g]),
+                    ]
+                    for key, g in sorted(groups.items())
+                ],
+            )
+        )
+    per_instance = _instances(rows)
+    tight: dict[tuple, dict] = defaultdict(lambda: defaultdict(int))
+    for r in per_instance:
+        tight[(r["kind"], r["mode"])][r["tight_bound"]] += 1
+    names = ("area", "longest", "io", "lp")
+    tables.append(
+        (
+            "Which lower bound is the best (instances)",
+            ["request", "mode", *names],
+            [[*key, *(counts.get(n, 0) for n in names)] for key, counts in sorted(tight.items())],
+        )
+    )
+    if exact:
+        at_opt = [r for r in _instances(exact)]
+        tables.append(
+            (
+                "How far the best lower bound is from the optimum (tiny instances)",
+                ["request", "mode", "instances", "best LB = OPT (share)", "mean OPT / best LB", "max OPT / best LB"],
+                [
+                    [
+                        kind,
+                        mode,
+                        len(g),
+                        _mean([float(r["opt"] <= r["best_lb"] * (1 + 1e-9)) for r in g]),
+                        _mean([r["opt"] / r["best_lb"] for r in g]),
+                        _max([r["opt"] / r["best_lb"] for r in g]),
+                    ]
+                    for (kind, mode), g in sorted(_group(at_opt, ("kind", "mode")).items())
+                ],
+            )
+        )
+    pinned = [r for r in rows if r["algorithm"] == "pinned"]
+    if pinned:
+        tables.append(
+            (
+                "Pinned two-phase step by step: rounding (Lemma 5.7, <= 2) and Gergov (Lemma 5.8, <= 3; "
+                "4 with the ring's cut)",
+                [
+                    "topology",
+                    "mode",
+                    "instances",
+                    "mean rounded / LP",
+                    "max rounded / LP",
+                    "mean Cmax / rounded",
+                    "max Cmax / rounded",
+                    "mean colours",
+                ],
+                [
+                    [
+                        topology,
+                        mode,
+                        len(g),
+                        _mean([r["rounded"] / r["lp"] for r in g]),
+                        _max([r["rounded"] / r["lp"] for r in g]),
+                        _mean([r["makespan"] / r["rounded"] for r in g]),
+                        _max([r["makespan"] / r["rounded"] for r in g]),
+                        _mean([r["colours"] for r in g]),
+                    ]
+                    for (topology, mode), g in sorted(_group(pinned, ("topology", "mode")).items())
+                ],
+            )
+        )
+    return tables
+
+
+def _group(rows: Sequence[dict], by: Sequence[str]) -> dict[tuple, list[dict]]:
+    out: dict[tuple, list[dict]] = defaultdict(list)
+    for r in rows:
+        out[tuple(r[c] for c in by)].append(r)
+    return out
+
+
+def worst_ratios(rows: Sequence[dict]) -> list[dict]:
+    """Per algorithm with a proven ratio: the worst measured ratio to the optimum (tiny instances) and to
+    the best lower bound (all), next to the proven ratio; ``holds`` says no optimum ratio exceeds it."""
+    out = []
+    for name, g in _group([r for r in rows if not math.isnan(r["proven_ratio"])], ("algorithm",)).items():
+        worst_opt = _max([r["ratio_opt"] / r["proven_ratio"] for r in g])
+        out.append(
+            {
+                "algorithm": name[0],
+                "proven (max)": _max([r["proven_ratio"] for r in g]),
+                "worst / OPT": _max([r["ratio_opt"] for r in g]),
+                "worst / best LB": _max([r["ratio_lb"] for r in g]),
+                "holds": bool(math.isnan(worst_opt) or worst_opt <= 1 + 1e-9),
+            }
+        )
+    return out

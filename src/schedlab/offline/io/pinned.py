@@ -55,7 +55,7 @@ def cut_and_append(low, high, p, n_positions: int, **gergov_options) -> tuple[np
     (lowest ``c`` on ties); Gergov schedules the arcs that do not cross it, in
     index order, and the crossing ones follow in index order.
 
-    Returns the starts and ``{"cut": c, "crossing": count, "crossing_p": sum}``.
+    Returns the starts and ``{"cut": c, "crossing": count, "crossing_p": sum, "colours": Gergov's colours}``.
     """
     low, high, p = np.asarray(low), np.asarray(high), np.asarray(p, dtype=float)
     M = n_positions
@@ -87,7 +87,13 @@ def cut_and_append(low, high, p, n_positions: int, **gergov_options) -> tuple[np
     for j in np.flatnonzero(crosses).tolist():
         start[j] = offset
         offset += float(p[j])
-    return start, {"cut": cut, "crossing": int(crosses.sum()), "crossing_p": float(p[crosses].sum())}
+    colours = g.n_colours if keep.size else 0
+    return start, {
+        "cut": cut,
+        "crossing": int(crosses.sum()),
+        "crossing_p": float(p[crosses].sum()),
+        "colours": colours,
+    }
 
 
 @declare(
