@@ -362,6 +362,18 @@ register(
     ratio=8.0,
     traits={"requires": "pinned", "ratio_of": io_offline.pinned_ratio},
 )
+register(
+    "pinned-best",
+    IO,
+    "offline",
+    "solve io",
+    io_offline.pinned_two_phase,
+    f"{BLEUSE}, ch. 5 section 5.3.2; the dedicated windows also list-scheduled, the shorter schedule kept",
+    "the guarantee of pinned (6 OPT on a line, 8 OPT on a ring): never longer than it",
+    ratio=8.0,
+    bound={"phase2": "best"},
+    traits={"requires": "pinned", "ratio_of": io_offline.pinned_ratio},
+)
 for _strip in ("nfdh", "ffdh"):
     register(
         "unpinned" if _strip == "nfdh" else f"unpinned-{_strip}",

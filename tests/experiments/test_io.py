@@ -31,7 +31,7 @@ def strip(rows):
 
 def test_family_lists():
     names = [f.name for f in FULL_FAMILIES]
-    assert len(names) == len(set(names)) == 48 + 1 + 9 + 16
+    assert len(names) == len(set(names)) == 48 + 3 + 10 + 16
     assert {f.kind for f in FULL_FAMILIES} == {"pinned", "unpinned"}
     assert all(f.name in names or f.name.startswith("tiny-") or f.n == 50 for f in QUICK_FAMILIES)
 

@@ -58,7 +58,8 @@ class Family:
 
     ``widths``: ``small`` (``q < delta``: only small jobs for the unpinned
     meta-algorithm), ``mixed`` (``q <= 2 delta``) or ``wide`` (``delta <= q <=
-    4 delta``). ``trace``: a PWA trace file name (jobs taken from it instead of
+    4 delta``). ``p_max``: processing times in ``1 .. p_max`` (log-uniform; 1:
+    unit jobs). ``trace``: a PWA trace file name (jobs taken from it instead of
     generated; ``widths`` then only names the family). ``exact``: solve every
     instance to optimality (tiny instances).
     """
@@ -72,6 +73,7 @@ class Family:
     io_per_job: int = 1
     trace: str | None = None
     exact: bool = False
+    p_max: int = 100
 
 
 def _synthetic(n: int, samples: int) -> list[Family]:
@@ -111,6 +113,9 @@ def _tiny(samples: int) -> list[Family]:
                     )
                 )
     out.append(Family("tiny-line-shared-pinned2", "line:m=12,io=3", "pinned", 5, "mixed", samples, 2, exact=True))
+    out.append(
+        Family("tiny-line-shared-pinned-unit", "line:m=10,io=2", "pinned", 6, "mixed", samples, exact=True, p_max=1)
+    )
     return out
 
 
@@ -137,12 +142,18 @@ def _traces(n: int, samples: int, traces: Sequence[str]) -> list[Family]:
 
 FULL_FAMILIES: tuple[Family, ...] = tuple(
     _synthetic(200, 5)
-    + [Family("line-shared-pinned2-mixed", "line:m=288,io=32", "pinned", 200, "mixed", 5, 2)]
+    + [
+        Family("line-shared-pinned2-mixed", "line:m=288,io=32", "pinned", 200, "mixed", 5, 2),
+        Family("line-shared-pinned-unit-mixed", "line:m=288,io=32", "pinned", 200, "mixed", 5, p_max=1),
+        Family(
+            "line-exclusive-pinned-unit-mixed", "line:m=288,io=32,mode=exclusive", "pinned", 200, "mixed", 5, p_max=1
+        ),
+    ]
     + _tiny(30)
     + _traces(200, 5, ("KTH-SP2-1996-2.1-cln.swf.gz", "SDSC-SP2-1998-4.2-cln.swf.gz"))
 )
 """48 synthetic families (line/ring x shared/exclusive x pinned/unpinned x I/O pressure x widths), two
-pinned I/O nodes per job, 9 tiny exact families, 16 trace families."""
+pinned I/O nodes per job, unit jobs (shared and exclusive), 10 tiny exact families, 16 trace families."""
 
 QUICK_FAMILIES: tuple[Family, ...] = tuple(
     [f for f in _synthetic(50, 1) if "-shared-" in f.name and f.name.endswith("-low-mixed")]
@@ -158,6 +169,8 @@ RUN_COLUMNS = (
     "mode",
     "kind",
     "widths",
+    "p_max",
+    "io_per_job",
     "n",
     "m",
     "m_io",
@@ -222,7 +235,14 @@ def instance_for(family: Family, seed: int, *, traces: str | Path | None = None)
     delta = plat.delta or max(plat.m_c // max(plat.m_io, 1), 1)
     q_min, q_max = {"small": (1, delta - 1), "mixed": (1, 2 * delta), "wide": (delta, 4 * delta)}[family.widths]
     return generate_io_instance(
-        plat, family.n, rng=rng, pinned=pinned, q_min=q_min, q_max=min(q_max, plat.m_c), io_per_job=family.io_per_job
+        plat,
+        family.n,
+        rng=rng,
+        pinned=pinned,
+        q_min=q_min,
+        q_max=min(q_max, plat.m_c),
+        p_max=family.p_max,
+        io_per_job=family.io_per_job,
     )
 
 
@@ -279,6 +299,8 @@ def run_instance(
         "mode": plat.io_mode,
         "kind": family.kind,
         "widths": family.widths,
+        "p_max": family.p_max,
+        "io_per_job": family.io_per_job,
         "n": inst.n,
         "m": plat.m,
         "m_io": plat.m_io,
@@ -454,9 +476,11 @@ def _algorithm_table(rows: Sequence[dict], by: Sequence[str], exact: bool) -> li
 def summary_tables(rows: Sequence[dict]) -> list[tuple[str, list[str], list[list]]]:
     """The study's tables as ``(title, header, rows)``, cells as numbers or text (the caller formats them)."""
     exact = [r for r in rows if not math.isnan(r["opt"])]
-    large = [r for r in rows if math.isnan(r["opt"])]
-    synthetic = [r for r in large if r["widths"] != "trace"]
-    traces = [r for r in large if r["widths"] == "trace"]
+    standard = [r for r in rows if math.isnan(r["opt"]) and r["p_max"] > 1 and r["io_per_job"] == 1]
+    special = [r for r in rows if math.isnan(r["opt"]) and (r["p_max"] == 1 or r["io_per_job"] > 1)]
+    large = standard
+    synthetic = [r for r in standard if r["widths"] != "trace"]
+    traces = [r for r in standard if r["widths"] == "trace"]
     head = ["algorithm", "instances", "proven ratio", "mean ratio", "max ratio", "best (share)"]
     tables = []
     if large:
@@ -487,6 +511,14 @@ def summary_tables(rows: Sequence[dict]) -> list[tuple[str, list[str], list[list
                 "m = 288: 32 I/O nodes is low I/O pressure, 8 high)",
                 ["request", "algorithm", *(f"{w}, {io} I/O" for w, io in keys)],
                 [[kind, name, *(values.get(k, math.nan) for k in keys)] for (kind, name), values in table.items()],
+            )
+        )
+    if special:
+        tables.append(
+            (
+                "Makespan / best lower bound on unit jobs and on two pinned I/O nodes per job",
+                ["family", *head],
+                _algorithm_table(special, ("family",), False),
             )
         )
     if traces:

@@ -99,3 +99,21 @@ def test_rounded_load_reported_is_the_schedule_load():
         for lo, hi in s.alloc[j]:
             lows[lo:hi] += inst.p[j]
     assert lows.max() == pytest.approx(s.info["rounded"])
+
+
+@settings(max_examples=30)
+@given(io_instances(max_jobs=8, max_p=9, multi=True))
+def test_phase2_best_is_the_shorter_of_gergov_and_list(inst):
+    """phase2 = best keeps whichever of Gergov and list scheduling ends first, on the same dedication."""
+    gergov_, listed, best = (pinned_two_phase(inst, phase2=p) for p in ("gergov", "list", "best"))
+    for s in (gergov_, listed, best):
+        check(inst, s)
+    assert best.makespan == min(gergov_.makespan, listed.makespan)
+    assert best.info["phase2"] == ("gergov" if gergov_.makespan <= listed.makespan else "list")
+    assert best.info["rounded"] == gergov_.info["rounded"] == listed.info["rounded"]
+
+
+def test_phase2_is_checked():
+    inst = IOInstance.from_jobs(parse_io_platform("line:m=12,io=3"), [(1, 3, (4,))])
+    with pytest.raises(InputError, match="phase2 = fast, expected gergov or list or best"):
+        pinned_two_phase(inst, phase2="fast")

@@ -23,6 +23,7 @@ Cost: O(n K q) for :func:`greedy` (K windows per job), O(n m_c q) for
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 
 import numpy as np
@@ -34,7 +35,7 @@ from schedlab.platform.io_windows import Window, footprint, unpinned_windows
 from schedlab.schedule import Schedule
 from schedlab.workload.io_jobs import IOInstance
 
-__all__ = ["RELAXATIONS", "greedy", "relaxed_makespan"]
+__all__ = ["RELAXATIONS", "greedy", "list_schedule", "relaxed_makespan"]
 
 RELAXATIONS = ("convex", "none")
 
@@ -48,19 +49,17 @@ def _unpinned(platform: IOPlatform, size: int, count: int) -> tuple[Window, ...]
     return tuple(unpinned_windows(platform, size, count))
 
 
-def greedy(inst: IOInstance) -> Schedule:
-    """List scheduling over convex and local allocations: each job on the window that starts it first
-    (lowest start rank on ties)."""
+def list_schedule(inst: IOInstance, candidates: Callable[[int], Sequence[Window]], name: str) -> Schedule:
+    """Jobs longest first, each on the candidate window that starts it first (the first one on ties), as
+    early as the positions of its footprint are free after the jobs placed before it."""
     plat = inst.platform
     M = plat.m if plat.exclusive else plat.m_c
     avail = np.zeros(M)
     start = np.zeros(inst.n)
     chosen: list = [None] * inst.n
     for j in _order(inst):
-        request = inst.io[j]
-        cands = _unpinned(plat, int(inst.q[j]), request) if isinstance(request, int) else inst.windows(j)
         best = None
-        for w in cands:
+        for w in candidates(j):
             a, b = footprint(plat, w)
             positions = np.arange(a, b + 1) % M
             t = float(avail[positions].max())
@@ -69,7 +68,19 @@ def greedy(inst: IOInstance) -> Schedule:
         t, w, positions = best
         start[j], chosen[j] = t, w
         avail[positions] = t + float(inst.p[j])
-    return io_schedule(inst, start, chosen, "greedy")
+    return io_schedule(inst, start, chosen, name)
+
+
+def greedy(inst: IOInstance) -> Schedule:
+    """List scheduling over convex and local allocations: each job on the window that starts it first
+    (lowest start rank on ties)."""
+    plat = inst.platform
+
+    def windows(j: int) -> Sequence[Window]:
+        request = inst.io[j]
+        return _unpinned(plat, int(inst.q[j]), request) if isinstance(request, int) else inst.windows(j)
+
+    return list_schedule(inst, windows, "greedy")
 
 
 def relaxed_makespan(inst: IOInstance, constraints: str = "none") -> float:

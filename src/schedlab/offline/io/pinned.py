@@ -13,14 +13,20 @@ jobs crossing the cut are lightest, Gergov schedules the others on the
 resulting line (``<= 3 Lambda``) and the crossing jobs, which all hold the two
 positions of the cut, run one after another afterwards (``<= Lambda``)
 (ambiguity A9; the thesis's 6 is not claimed).
+With ``phase2="best"`` the dedicated windows are also list-scheduled (longest
+first) and the shorter schedule is kept: the guarantee stands, and the study
+(``schedlab reproduce io``) measures what it gains.
 Cost: one LP (see :mod:`.lp`) and Gergov's O(n^2).
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 
 from schedlab.errors import InputError
+from schedlab.offline.io.baselines import list_schedule
 from schedlab.offline.io.gergov import gergov
 from schedlab.offline.io.lp import dedicate, footprints
 from schedlab.offline.io.schedule import io_schedule
@@ -28,7 +34,9 @@ from schedlab.parameters import Param, declare
 from schedlab.schedule import Schedule
 from schedlab.workload.io_jobs import IOInstance
 
-__all__ = ["cut_and_append", "pinned_ratio", "pinned_two_phase", "require_pinned"]
+__all__ = ["PHASE2", "cut_and_append", "pinned_ratio", "pinned_two_phase", "require_pinned"]
+
+PHASE2 = ("gergov", "list", "best")
 
 
 def pinned_ratio(inst: IOInstance) -> float:
@@ -102,9 +110,17 @@ def cut_and_append(low, high, p, n_positions: int, **gergov_options) -> tuple[np
         "Gergov's shelves: compressed to their jobs' span, or from 0", choices=("compressed", "uncompressed")
     ),
     colour_order=Param("Gergov's first-fit colouring order", choices=("list", "placement")),
+    phase2=Param(
+        "scheduling phase: Gergov (proven), list scheduling (none), or the shorter of both (proven)", choices=PHASE2
+    ),
 )
 def pinned_two_phase(
-    inst: IOInstance, *, formulation: str = "differences", shelves: str = "compressed", colour_order: str = "list"
+    inst: IOInstance,
+    *,
+    formulation: str = "differences",
+    shelves: str = "compressed",
+    colour_order: str = "list",
+    phase2: str = "gergov",
 ) -> Schedule:
     """Dedicate every pinned job to one window by LP rounding, then schedule the windows.
 
@@ -116,12 +132,17 @@ def pinned_two_phase(
         How the LP is written (same optimum; see :mod:`.lp`).
     shelves, colour_order : str
         Gergov's phase-2 conventions (see :func:`~schedlab.offline.io.gergov.gergov`).
+    phase2 : {"gergov", "list", "best"}
+        How the dedicated windows are scheduled: Gergov's algorithm (the
+        thesis; on a ring, cut and append), list scheduling longest first (no
+        guarantee), or whichever of the two ends first (the guarantee kept).
 
     Returns
     -------
     Schedule
         ``info`` holds ``lp`` (``Lambda_LP``), ``rounded`` (``Lambda_round``),
-        ``height`` (Gergov's phase 1), ``colours``, and on a ring the cut.
+        ``height`` (Gergov's phase 1), ``colours``, on a ring the cut, and
+        ``phase2`` (the schedule kept).
 
     Raises
     ------
@@ -129,6 +150,8 @@ def pinned_two_phase(
         A job that is not pinned.
     """
     require_pinned(inst, "pinned")
+    if phase2 not in PHASE2:
+        raise InputError("pinned", field="phase2", value=phase2, expected=" or ".join(PHASE2))
     if inst.n == 0:
         return io_schedule(inst, [], [], "pinned", {"lp": 0.0, "rounded": 0.0})
     ded = dedicate(inst, formulation=formulation)
@@ -136,12 +159,17 @@ def pinned_two_phase(
     low = np.array([lows[j][ded.chosen[j]] for j in range(inst.n)])
     high = np.array([highs[j][ded.chosen[j]] for j in range(inst.n)])
     info = {"lp": ded.lp.value, "rounded": ded.rounded}
-    if inst.platform.ring:
-        start, cut = cut_and_append(low, high, inst.p, M, shelves=shelves, colour_order=colour_order)
-        info.update(cut)
-    else:
-        g = gergov(low, high, inst.p, M, shelves=shelves, colour_order=colour_order)
-        start = g.start
-        info.update(height=g.height, colours=g.n_colours)
     windows = [inst.windows(j)[ded.chosen[j]] for j in range(inst.n)]
-    return io_schedule(inst, start, windows, "pinned", info)
+    name = "pinned" if phase2 == "gergov" else f"pinned[{phase2}]"
+    listed = list_schedule(inst, lambda j: (windows[j],), name) if phase2 != "gergov" else None
+    if phase2 != "list":
+        if inst.platform.ring:
+            start, cut = cut_and_append(low, high, inst.p, M, shelves=shelves, colour_order=colour_order)
+            info.update(cut)
+        else:
+            g = gergov(low, high, inst.p, M, shelves=shelves, colour_order=colour_order)
+            start = g.start
+            info.update(height=g.height, colours=g.n_colours)
+        if listed is None or float((start + inst.p).max()) <= listed.makespan:
+            return io_schedule(inst, start, windows, name, {**info, "phase2": "gergov"})
+    return replace(listed, info={**info, **listed.info, "phase2": "list"})
