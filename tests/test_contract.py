@@ -207,7 +207,7 @@ def test_offline_ratio_holds(name, data):
     ratio = algorithm.ratio
     if algorithm.family == IO:
         reference = io_offline.brute_force_opt(instance)[0]
-        ratio = algorithm.traits.get("ratio_of", lambda inst: ratio)(instance)
+        ratio = io_offline.proven_ratio(algorithm.traits, instance.platform) or ratio
     elif algorithm.family == HYBRID:
         if not (algorithm.traits["moldable"] or not instance.moldable.any()):
             return  # the guarantee covers sequential tasks only

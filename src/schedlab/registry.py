@@ -18,16 +18,33 @@ import inspect
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import partial
+from typing import Any
 
 from schedlab.errors import InputError
 from schedlab.offline import hybrid
 from schedlab.offline import io as io_offline
+from schedlab.offline.hybrid import evaluation as hybrid_evaluation
+from schedlab.offline.io import evaluation as io_evaluation
 from schedlab.offline.nfdh import nfdh_local
 from schedlab.parameters import Param, convert
 from schedlab.policies.rigid import EASY, FCFS, Conservative
 from schedlab.policies.tasks import GSPT, GSPTRD, GSPTRR, GSRPT, SPT, SPTRD, SPTRR, SRPT
+from schedlab.schedule import Instance, Schedule
 
-__all__ = ["ALGORITHMS", "IO", "Algorithm", "Parameter", "get", "make_policy", "names", "register"]
+__all__ = [
+    "ALGORITHMS",
+    "FAMILIES",
+    "IO",
+    "Algorithm",
+    "Family",
+    "Parameter",
+    "family",
+    "get",
+    "make_policy",
+    "names",
+    "register",
+    "register_family",
+]
 
 _SCALARS = (bool, int, float, str)
 
@@ -173,6 +190,49 @@ def names(*, kind: str | None = None, family: str | None = None) -> list[str]:
 def make_policy(name: str, params: Mapping[str, object] | None = None):
     """The online policy registered as ``name``, built with checked ``params`` (strings are converted)."""
     return get(name, kind="online").build(params)
+
+
+@dataclass(frozen=True)
+class Family:
+    """How a campaign runs a family's offline algorithms on generated instances.
+
+    Attributes
+    ----------
+    name : str
+        The family (as in :attr:`Algorithm.family`).
+    generate : callable
+        ``generate(point, seed)``: the family's instance for one grid point (``{"n": 100, ...}``).
+    instance_seed : callable
+        ``instance_seed(master, point, sample)``: the seed of one generated instance.
+    common : callable
+        ``common(instance)``: the :class:`~schedlab.schedule.Instance` the validator checks schedules against.
+    measure : callable
+        ``measure(instance, schedule)``: the family's own values of a run (lower bounds, search steps...).
+    columns : tuple of (name, Arrow type name)
+        The keys :attr:`measure` returns and how the store types them.
+    """
+
+    name: str
+    generate: Callable[[Mapping, int], Any]
+    instance_seed: Callable[[int, Mapping, int], int]
+    common: Callable[[Any], Instance]
+    measure: Callable[[Any, Schedule], dict]
+    columns: tuple[tuple[str, str], ...]
+
+
+FAMILIES: dict[str, Family] = {}
+
+
+def register_family(record: Family) -> None:
+    """Let campaigns generate instances of ``record.name`` and run its offline algorithms on them."""
+    FAMILIES[record.name] = record
+
+
+def family(name: str) -> Family:
+    """The family record ``name``; InputError listing the families campaigns can generate."""
+    if name not in FAMILIES:
+        raise InputError("generate", field="family", value=name, expected=f"one of {', '.join(sorted(FAMILIES))}")
+    return FAMILIES[name]
 
 
 # -- the registry ----------------------------------------------------------------------------------------
@@ -348,8 +408,19 @@ for _function, _what in (
         traits={"contiguous": True, "moldable": False},
     )
 
-# I/O-aware rigid jobs on a line or a ring (Bleuse 2017, ch. 5). traits: "requires" names what the algorithm
-# needs of an instance (schedlab.offline.io.REQUIREMENTS); "ratio_of" gives its proven ratio on one instance,
+register_family(
+    Family(
+        HYBRID,
+        hybrid_evaluation.generate,
+        hybrid_evaluation.instance_seed,
+        hybrid.hybrid_instance,
+        hybrid_evaluation.measure,
+        hybrid_evaluation.COLUMNS,
+    )
+)
+
+# I/O-aware rigid jobs on a line or a ring (Bleuse 2017, ch. 4-5). traits: "requires" names what the algorithm
+# needs of an instance (schedlab.offline.io.REQUIREMENTS); "ratio_of" gives its proven ratio on one platform,
 # ``ratio`` the largest over lines and rings, shared and exclusive I/O.
 register(
     "pinned",
@@ -387,12 +458,7 @@ for _strip in ("nfdh", "ffdh"):
         "one more rho' on a ring",
         ratio=2 * 4 / 3 + 2 * io_offline.unpinned.STRIP_RATIOS[_strip],
         bound={"strip": _strip},
-        traits={
-            "requires": "unpinned",
-            "ratio_of": partial(
-                lambda inst, strip: io_offline.unpinned_ratio(inst.platform, strip=strip), strip=_strip
-            ),
-        },
+        traits={"requires": "unpinned", "ratio_of": partial(io_offline.unpinned_ratio, strip=_strip)},
     )
 register(
     "unit-pinned",
@@ -403,7 +469,7 @@ register(
     f"{BLEUSE}, ch. 5 Table 5.1 (unit jobs, pinned I/O: a 2-approximation)",
     "makespan = Lambda_round <= 2 Lambda_LP <= 2 OPT (equal processing times, a line)",
     ratio=2.0,
-    traits={"requires": "unit-pinned"},
+    traits={"requires": "unit-pinned", "ratio_of": lambda platform: 2.0},
 )
 register(
     "per-io-node",
@@ -414,7 +480,7 @@ register(
     f"{BLEUSE}, ch. 5 section 5.2.1 (one exclusive I/O node: 1||Cmax; I/O nodes farther apart than the widest job)",
     "optimal with exclusive I/O; <= 2 OPT with shared I/O (Prop. 4.2)",
     ratio=2.0,
-    traits={"requires": "per-io-node", "ratio_of": lambda inst: 1.0 if inst.platform.exclusive else 2.0},
+    traits={"requires": "per-io-node", "ratio_of": lambda platform: 1.0 if platform.exclusive else 2.0},
 )
 register(
     "greedy",
@@ -435,4 +501,14 @@ register(
     f"{BLEUSE}, ch. 5 section 5.2.1 (one exclusive I/O node: 1||Cmax, jobs one after another)",
     "makespan = sum p_j: optimal when every job needs the one exclusive I/O node",
     traits={"requires": "any"},
+)
+register_family(
+    Family(
+        IO,
+        io_evaluation.generate,
+        io_evaluation.instance_seed,
+        io_offline.io_instance,
+        io_evaluation.measure,
+        io_evaluation.COLUMNS,
+    )
 )

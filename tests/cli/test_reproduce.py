@@ -90,11 +90,11 @@ def _rows_without_seconds(path):
     return [{k: v for k, v in r.items() if k != "seconds"} for r in rows]
 
 
-def test_io_quick_writes_everything_and_ignores_workers(tmp_path):
+def test_io_quick_writes_everything(tmp_path):
     from schedlab.experiments.io import QUICK_FAMILIES
     from schedlab.experiments.io import RUN_COLUMNS as IO_COLUMNS
 
-    one, two = tmp_path / "one", tmp_path / "two"
+    one = tmp_path / "one"
     result = runner.invoke(reproduce_app, ["io", "--out", str(one), "--quick", "--no-traces", "--quiet"])
     assert result.exit_code == 0, result.output
     for name in (
@@ -122,9 +122,8 @@ def test_io_quick_writes_everything_and_ignores_workers(tmp_path):
     ):
         assert title in text
     assert "| False |" not in text  # no proven ratio exceeded
-    result = runner.invoke(reproduce_app, ["io", "--out", str(two), "--quick", "--no-traces", "--quiet", "--jobs", "2"])
-    assert result.exit_code == 0, result.output
-    assert _rows_without_seconds(two / "runs.csv") == rows
+    assert sorted(p.name for p in (one / "campaigns").iterdir()) == ["io-0.toml", "io-1.toml", "io-2.toml"]
+    assert (one / "store").is_dir()
 
 
 def test_io_errors_are_one_line(tmp_path):

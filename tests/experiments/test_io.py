@@ -1,122 +1,169 @@
-"""The study's runner: instance families, rows, aggregation."""
+"""The I/O-aware study: families, campaigns, rows from the store, tables."""
 
 from __future__ import annotations
 
 import math
+import tomllib
 
 import pytest
 
+from schedlab.errors import ArgumentError
 from schedlab.experiments.io import (
     FULL_FAMILIES,
     QUICK_FAMILIES,
     RUN_COLUMNS,
     Family,
     aggregate,
-    expand,
-    instance_for,
-    run_experiment,
-    run_instance,
+    campaign_texts,
+    family_algorithms,
+    reproduce,
+    summary_tables,
+    worst_ratios,
 )
-
-TIMING = {"seconds"}
-
-
-def strip(rows):
-    """Rows without timings, NaN as None (NaN != NaN once pickled by a worker)."""
-    return [
-        {k: None if isinstance(v, float) and math.isnan(v) else v for k, v in r.items() if k not in TIMING}
-        for r in rows
-    ]
 
 
 def test_family_lists():
     names = [f.name for f in FULL_FAMILIES]
     assert len(names) == len(set(names)) == 48 + 3 + 10 + 16
     assert {f.kind for f in FULL_FAMILIES} == {"pinned", "unpinned"}
-    assert all(f.name in names or f.name.startswith("tiny-") or f.n == 50 for f in QUICK_FAMILIES)
+    assert all(f.n <= 6 for f in QUICK_FAMILIES if f.name.startswith("tiny-"))
 
 
-def test_seeds_depend_on_family_and_sample_only():
-    a = expand(FULL_FAMILIES[:3], seed=1)
-    b = expand(FULL_FAMILIES[1:3], seed=1)
-    assert a[5:] == b  # the first family has 5 samples
-    assert len({s for _, _, s in a}) == len(a)
+def test_algorithm_sets():
+    assert family_algorithms(Family("a", "line:m=12,io=3", "unpinned", 5)) == (
+        "unpinned",
+        "unpinned-ffdh",
+        "greedy",
+        "sequential",
+    )
+    assert family_algorithms(Family("b", "line:m=12,io=3", "pinned", 5, "small")) == (
+        "pinned",
+        "pinned-best",
+        "per-io-node",
+        "greedy",
+        "sequential",
+    )
+    assert "unit-pinned" in family_algorithms(Family("c", "line:m=12,io=3", "pinned", 5, p_max=1))
+    assert "unit-pinned" not in family_algorithms(Family("d", "ring:m=12,io=3", "pinned", 5, p_max=1))
 
 
-def test_widths_bound_the_generated_jobs():
-    for widths, (lo, hi) in (("small", (1, 8)), ("mixed", (1, 18)), ("wide", (9, 36))):
-        inst = instance_for(Family("x", "line:m=288,io=32", "unpinned", 300, widths), 3)
-        assert lo <= inst.q.min() and inst.q.max() <= hi
+def test_campaigns_group_families_by_algorithms(tmp_path):
+    texts = campaign_texts(QUICK_FAMILIES, seed=3, traces=tmp_path)
+    specs = [tomllib.loads(t) for t in texts.values()]
+    assert sum(len(s["workloads"]) for s in specs) == len(QUICK_FAMILIES)
+    for spec in specs:
+        assert spec["seed"] == 3 and spec["validate"] is True
+        for workload in spec["workloads"]:
+            grid = workload["generate"]["grid"]
+            family = next(f for f in QUICK_FAMILIES if f.name == workload["name"])
+            assert grid["platform"] == family.platform and grid["n"] == family.n
+            assert [p["name"] for p in spec["policies"]] == list(family_algorithms(family))
+            assert (grid["trace"] != "") == (family.trace is not None)
+    only = campaign_texts(QUICK_FAMILIES, seed=3, traces=tmp_path, names=["greedy"])
+    assert all([p["name"] for p in tomllib.loads(t)["policies"]] == ["greedy"] for t in only.values())
+    with pytest.raises(ArgumentError, match="unknown algorithm 'nope'"):
+        campaign_texts(QUICK_FAMILIES, seed=3, names=["nope"])
 
 
-def test_rows_are_deterministic_and_independent_of_workers():
-    families = [f for f in QUICK_FAMILIES if f.trace is None][:3]
-    one = run_experiment(families, seed=4, jobs=1)
-    two = run_experiment(families, seed=4, jobs=2)
-    assert strip(one) == strip(two)
-    assert all(tuple(r) == RUN_COLUMNS for r in one)
+def test_reproduce_rows_are_complete_and_independent_of_workers(tmp_path):
+    families = [f for f in QUICK_FAMILIES if f.trace is None][:4]
+    one = reproduce(tmp_path / "one", families, seed=4, jobs=1)
+    two = reproduce(tmp_path / "two", families, seed=4, jobs=2)
+    assert one["failed"] == two["failed"] == 0 and one["runs"] == two["runs"] > 0
+    strip = [(tmp_path / d / "runs.csv").read_text().splitlines() for d in ("one", "two")]
+    # every column but the last (seconds) is the same
+    assert [line.rsplit(",", 1)[0] for line in strip[0]] == [line.rsplit(",", 1)[0] for line in strip[1]]
+    assert strip[0][0] == ",".join(RUN_COLUMNS)
+    again = reproduce(tmp_path / "one", families, seed=4, jobs=1)  # the store is reused
+    assert again["runs"] == one["runs"]
 
 
-def test_exact_family_rows_respect_the_proven_ratios():
-    family = Family("tiny", "line:m=10,io=2,mode=exclusive", "unpinned", 5, "mixed", 1, exact=True)
-    rows = run_instance(family, 0, 11)
-    assert {r["algorithm"] for r in rows} >= {"unpinned", "greedy", "sequential"}
+def test_exact_rows_respect_the_proven_ratios(tmp_path):
+    families = [Family("tiny", "line:m=10,io=2,mode=exclusive", "unpinned", 5, "mixed", 2)]
+    reproduce(tmp_path, families, seed=11)
+    import csv
+
+    rows = list(csv.DictReader(open(tmp_path / "runs.csv")))
+    assert {r["algorithm"] for r in rows} == {"unpinned", "unpinned-ffdh", "greedy", "sequential"}
     for r in rows:
-        assert r["opt"] >= r["best_lb"] - 1e-9
-        assert r["ratio_opt"] >= 1 - 1e-9
-        if not math.isnan(r["proven_ratio"]):
-            assert r["ratio_opt"] <= r["proven_ratio"] + 1e-9
+        assert float(r["opt"]) >= float(r["best_lb"]) - 1e-9 and float(r["ratio_opt"]) >= 1 - 1e-9
+        if r["proven_ratio"]:
+            assert float(r["ratio_opt"]) <= float(r["proven_ratio"]) + 1e-9
 
 
-def test_aggregate_hand_rows():
+def _row(**values):
     base = {c: math.nan for c in RUN_COLUMNS}
+    base.update(
+        family="f",
+        kind="pinned",
+        topology="line",
+        mode="shared",
+        widths="mixed",
+        p_max=100,
+        io_per_job=1,
+        m_io=32,
+        tight_bound="lp",
+    )
+    base.update(values)
+    return base
+
+
+def test_aggregate_and_tables_on_hand_rows():
     rows = [
-        {
-            **base,
-            "family": "f",
-            "sample": 0,
-            "algorithm": "pinned",
-            "makespan": 6.0,
-            "ratio_lb": 1.5,
-            "proven_ratio": 6.0,
-            "relaxed_convex": 4.0,
-            "relaxed_none": 3.0,
-            "seconds": 1.0,
-        },
-        {
-            **base,
-            "family": "f",
-            "sample": 0,
-            "algorithm": "greedy",
-            "makespan": 5.0,
-            "ratio_lb": 1.25,
-            "relaxed_convex": 4.0,
-            "relaxed_none": 3.0,
-            "seconds": 0.5,
-        },
-        {
-            **base,
-            "family": "f",
-            "sample": 1,
-            "algorithm": "pinned",
-            "makespan": 4.0,
-            "ratio_lb": 2.0,
-            "proven_ratio": 6.0,
-            "relaxed_convex": 4.0,
-            "relaxed_none": 4.0,
-            "seconds": 3.0,
-        },
-        {
-            **base,
-            "family": "f",
-            "sample": 1,
-            "algorithm": "greedy",
-            "makespan": 4.0,
-            "ratio_lb": 2.0,
-            "relaxed_convex": 4.0,
-            "relaxed_none": 4.0,
-            "seconds": 0.5,
-        },
+        _row(
+            sample=0,
+            algorithm="pinned",
+            makespan=6.0,
+            ratio_lb=1.5,
+            proven_ratio=6.0,
+            relaxed_convex=4.0,
+            relaxed_none=3.0,
+            seconds=1.0,
+            best_lb=4.0,
+            lb_area=2.0,
+            lb_longest=4.0,
+            lp=4.0,
+            rounded=5.0,
+        ),
+        _row(
+            sample=0,
+            algorithm="greedy",
+            makespan=5.0,
+            ratio_lb=1.25,
+            relaxed_convex=4.0,
+            relaxed_none=3.0,
+            seconds=0.5,
+            best_lb=4.0,
+            lb_area=2.0,
+            lb_longest=4.0,
+        ),
+        _row(
+            sample=1,
+            algorithm="pinned",
+            makespan=4.0,
+            ratio_lb=2.0,
+            proven_ratio=6.0,
+            relaxed_convex=4.0,
+            relaxed_none=4.0,
+            seconds=3.0,
+            best_lb=2.0,
+            lb_area=2.0,
+            lb_longest=1.0,
+            lp=2.0,
+            rounded=2.0,
+        ),
+        _row(
+            sample=1,
+            algorithm="greedy",
+            makespan=4.0,
+            ratio_lb=2.0,
+            relaxed_convex=4.0,
+            relaxed_none=4.0,
+            seconds=0.5,
+            best_lb=2.0,
+            lb_area=2.0,
+            lb_longest=1.0,
+        ),
     ]
     out = {r["algorithm"]: r for r in aggregate(rows)}
     assert list(out) == ["pinned", "greedy"]
@@ -124,3 +171,28 @@ def test_aggregate_hand_rows():
     assert out["pinned"]["wins"] == 0.5 and out["greedy"]["wins"] == 1.0
     assert out["pinned"]["price_none"] == pytest.approx((2.0 + 1.0) / 2)
     assert out["pinned"]["seconds"] == 2.0 and math.isnan(out["pinned"]["mean_ratio_opt"])
+    tables = {title.split(" (")[0].split(",")[0]: (head, body) for title, head, body in summary_tables(rows)}
+    head, body = tables["Price of the constraints"]
+    assert body == [
+        [
+            "pinned",
+            "line",
+            "shared",
+            2,
+            pytest.approx((5 / 4 + 4 / 4) / 2),
+            pytest.approx((5 / 3 + 1) / 2),
+            pytest.approx((1 + 1) / 2),
+        ]
+    ]
+    head, body = tables["Pinned two-phase step by step: rounding"]
+    assert body[0][3] == pytest.approx((5 / 4 + 1) / 2) and body[0][5] == pytest.approx((6 / 5 + 4 / 2) / 2)
+    worst = worst_ratios(rows)
+    assert worst == [
+        {
+            "algorithm": "pinned",
+            "proven (max)": 6.0,
+            "worst / OPT": pytest.approx(math.nan, nan_ok=True),
+            "worst / best LB": 2.0,
+            "holds": True,
+        }
+    ]

@@ -107,16 +107,24 @@ TOPOLOGY_COLUMNS: tuple[tuple[str, pa.DataType], ...] = (
 :func:`schedlab.metrics.topology_metrics` (seed 000 ch.4-5)."""
 
 
-def row_schema(param_keys=(), *, tasks: bool = False, topology: bool = False) -> pa.Schema:
-    """The Arrow schema of one row: configuration, ``param_<key>`` columns, metrics, task columns
-    (with ``tasks``), topology columns (with ``topology``), timings, version."""
+def row_schema(
+    param_keys=(), *, tasks: bool = False, topology: bool = False, generated=(), family_columns=()
+) -> pa.Schema:
+    """The Arrow schema of one row: configuration, ``param_<key>`` columns, ``gen_<key>`` columns (a generated
+    instance's grid point, as text), metrics, task columns (with ``tasks``), topology columns (with
+    ``topology``), a family's own columns (``(name, Arrow type name)`` pairs, after a ``family`` column),
+    timings, version."""
     fields = [pa.field(name, kind) for name, kind in CONFIG_COLUMNS]
     fields += [pa.field(f"param_{key}", pa.string()) for key in sorted(param_keys)]
+    fields += [pa.field(f"gen_{key}", pa.string()) for key in generated]
     fields += [pa.field(name, pa.int64() if name.startswith("n_") else pa.float64()) for name in metric_names()]
     if tasks:
         fields += [pa.field(name, kind) for name, kind in TASK_COLUMNS]
     if topology:
         fields += [pa.field(name, kind) for name, kind in TOPOLOGY_COLUMNS]
+    if family_columns:
+        fields.append(pa.field("family", pa.string()))
+        fields += [pa.field(name, pa.type_for_alias(kind)) for name, kind in family_columns]
     fields += [pa.field(name, pa.float64()) for name in TIMING_COLUMNS]
     fields.append(pa.field("schedlab_version", pa.string()))
     return pa.schema(fields)
@@ -153,7 +161,19 @@ class Store:
     def write(self, row: dict) -> Path:
         """Write one run's row atomically (temporary file + ``os.replace``) and return its path."""
         params = [key.removeprefix("param_") for key in row if key.startswith("param_")]
-        schema = row_schema(params, tasks=any(name in row for name, _ in TASK_COLUMNS), topology="platform" in row)
+        generated = [key.removeprefix("gen_") for key in row if key.startswith("gen_")]
+        family_columns: tuple[tuple[str, str], ...] = ()
+        if "family" in row:
+            from schedlab.registry import family
+
+            family_columns = family(row["family"]).columns
+        schema = row_schema(
+            params,
+            tasks=any(name in row for name, _ in TASK_COLUMNS),
+            topology="platform" in row,
+            generated=generated,
+            family_columns=family_columns,
+        )
         table = pa.Table.from_pylist([{name: row.get(name) for name in schema.names}], schema=schema)
         self.runs_dir.mkdir(parents=True, exist_ok=True)
         target = self.runs_dir / f"{row['run_id']}.parquet"
@@ -236,5 +256,6 @@ def query(table: pa.Table, sql: str):
 def _column_order(names: list[str]) -> list[str]:
     base = [name for name, _ in CONFIG_COLUMNS]
     params = sorted(n for n in names if n.startswith("param_"))
-    rest = [n for n in names if n not in base and not n.startswith("param_")]
-    return [n for n in base if n in names] + params + rest
+    generated = [n for n in names if n.startswith("gen_")]
+    rest = [n for n in names if n not in base and not n.startswith(("param_", "gen_"))]
+    return [n for n in base if n in names] + params + generated + rest

@@ -87,6 +87,7 @@ def hybrid(
             g = _parse_generate(generate)
             instance = generate_hybrid(g["n"], g["m"], g["k"], rng=np.random.default_rng(g["seed"]))
         else:
+            assert instance_path is not None  # exactly one of INSTANCE and --generate (checked above)
             instance = read_hybrid(instance_path)
         b = bounds(instance)
         common = hybrid_instance(instance)
@@ -98,10 +99,10 @@ def hybrid(
             t0 = perf_counter()
             schedule = algorithm.build()(instance)
             seconds = perf_counter() - t0
-            validate(common, schedule, contiguous=algorithm.traits["contiguous"])
+            validate(common, schedule, contiguous=bool(algorithm.traits["contiguous"]))
             makespan = schedule.makespan
             search = search_of(schedule)
-            searches.append((search, algorithm.traits["moldable"]))
+            searches.append((search.lower if search else None, algorithm.traits["moldable"]))
             rows.append(
                 {
                     "algorithm": name,
@@ -113,7 +114,7 @@ def hybrid(
                 }
             )
             schedules[name] = schedule
-        proven = best_lower_bound(instance, searches)
+        proven = best_lower_bound(b.lower, searches, sequential=not instance.moldable.any())
         for row in rows:
             row["best_lower_bound"] = proven
             row["ratio"] = row["makespan"] / proven if proven > 0 else None
@@ -198,7 +199,7 @@ def io(
     with one_line_errors():
         from schedlab.cli.common import parse_params
         from schedlab.errors import InputError
-        from schedlab.offline.io import io_bounds, io_instance, meets, schedule_to_json
+        from schedlab.offline.io import io_bounds, io_instance, meets, proven_ratio, schedule_to_json
         from schedlab.registry import IO, get
         from schedlab.validation import validate
         from schedlab.workload.io_jobs import instance_to_json, parse_generate, read_io_instance
@@ -206,7 +207,11 @@ def io(
         if (instance_path is None) == (generate is None):
             raise InputError("solve io", message="give either INSTANCE or --generate")
         check_out_dir(out_dir, force)
-        instance = parse_generate(generate)[0] if generate is not None else read_io_instance(instance_path)
+        if generate is not None:
+            instance = parse_generate(generate)[0]
+        else:
+            assert instance_path is not None  # exactly one of INSTANCE and --generate (checked above)
+            instance = read_io_instance(instance_path)
         if algo is None:
             algo = "pinned" if instance.kind == "pinned" else "unpinned"
         names = [a.strip() for a in algo.split(",") if a.strip()]
@@ -218,7 +223,7 @@ def io(
         algorithms = {name: get(name, family=IO) for name in names}
         functions = {name: a.build(params) for name, a in algorithms.items()}
         for name, algorithm in algorithms.items():
-            if not meets(algorithm.traits["requires"], instance):
+            if not meets(str(algorithm.traits["requires"]), instance):
                 raise InputError(
                     "--algo",
                     field="--algo",
@@ -234,7 +239,6 @@ def io(
             schedule = functions[name](instance)
             seconds = perf_counter() - t0
             validate(common, schedule)
-            ratio_of = algorithm.traits.get("ratio_of")
             rows.append(
                 {
                     "algorithm": name,
@@ -242,7 +246,7 @@ def io(
                     "best_lower_bound": b.lower,
                     "tight_bound": b.tight,
                     "ratio": schedule.makespan / b.lower if b.lower > 0 else None,
-                    "proven_ratio": ratio_of(instance) if ratio_of else algorithm.ratio,
+                    "proven_ratio": proven_ratio(algorithm.traits, instance.platform),
                     "lp": schedule.info.get("lp"),
                     "rounded": schedule.info.get("rounded"),
                     "seconds": seconds,

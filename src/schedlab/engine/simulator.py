@@ -177,6 +177,7 @@ class Context:
             action = "preempt" if kept else "abort"
             raise IllegalDecision(f"cannot {action} job {self._ids[row]}: it is {_STATE_NAMES[self._state[row]]}")
         alloc = self._alloc[row]
+        assert alloc is not None  # set by start while RUNNING
         if not (kept and self.now == self._start[row]):  # a preemption at its start leaves no trace
             self._aborted.append(Piece(row, self._start[row], self.now, alloc, kept))
         self._remaining[row] = self._remaining[row] - (self.now - self._start[row]) if kept else self._duration[row]
@@ -277,7 +278,9 @@ def simulate(
                     continue  # aborted since
                 state[row] = DONE
                 end_times[row] = t
-                free.add(allocs[row])
+                alloc = allocs[row]
+                assert alloc is not None  # set by start while RUNNING
+                free.add(alloc)
                 done.append(row)
             if done:
                 n_done += len(done)

@@ -5,63 +5,73 @@ Source: Bleuse (2017), PhD thesis, chapters 5-6: the thesis proves the ratios
 ("one could implement the proposed algorithms, and study their performances
 through simulation", section 5.4). This module measures them.
 
-Pure functions, no output: :data:`FULL_FAMILIES` and :data:`QUICK_FAMILIES`
-list the instance families (line or ring, shared or exclusive I/O, pinned or
-unpinned, I/O pressure, job widths, tiny instances solved exactly, rigid jobs
-of a Parallel Workloads Archive trace with synthesised I/O);
-:func:`run_instance` solves one instance with every applicable registered
-algorithm and returns one row per algorithm; :func:`aggregate` summarises.
-Rows do not depend on the number of workers; only ``seconds`` varies.
+:data:`FULL_FAMILIES` and :data:`QUICK_FAMILIES` list the instance families
+(line or ring, shared or exclusive I/O, pinned or unpinned, I/O pressure, job
+widths, unit jobs, two I/O nodes per job, tiny instances solved exactly, rigid
+jobs of Parallel Workloads Archive traces with synthesised I/O). The families
+that run the same algorithms form one campaign (:func:`campaign_texts`: one
+generated workload of the ``I/O-aware rigid jobs`` family per instance family,
+one policy entry per algorithm), run by the campaign runner (stored,
+resumable, ``jobs`` processes or Dask). :func:`rows_from_results` turns the
+store into ``runs.csv`` rows, :func:`aggregate` and :func:`summary_tables`
+into the report's tables, :func:`write_report` writes everything. Results do
+not depend on the number of workers; only ``seconds`` varies.
 """
 
 from __future__ import annotations
 
+import csv
+import html
 import math
 from collections import defaultdict
-from collections.abc import Sequence
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass, replace
-from functools import lru_cache
 from pathlib import Path
-from time import perf_counter
 
 import numpy as np
+import pandas as pd
 
-from schedlab.errors import ArgumentError, InputError
-from schedlab.offline.io import brute_force_opt, io_bounds, io_instance, meets, relaxed_makespan
-from schedlab.platform import io_shape as shape
-from schedlab.platform.io import parse_io_platform
+from schedlab.errors import ArgumentError
+from schedlab.experiments.common import run_campaigns, toml_value, write_campaigns, write_json
+from schedlab.offline.io import proven_ratio
+from schedlab.platform.io import IOPlatform, parse_io_platform
 from schedlab.registry import IO, Algorithm, get
 from schedlab.registry import names as registry_names
-from schedlab.validation import validate
-from schedlab.workload.io_jobs import IOInstance, generate_io_instance, io_instance_from_trace
+from schedlab.report.tables import html_table, markdown_table
 
 __all__ = [
     "FULL_FAMILIES",
     "QUICK_FAMILIES",
     "RUN_COLUMNS",
     "SUMMARY_COLUMNS",
+    "TRACES",
     "Family",
     "aggregate",
-    "expand",
+    "campaign_texts",
     "experiment_algorithms",
+    "family_algorithms",
     "family_to_dict",
-    "instance_for",
-    "run_experiment",
-    "run_instance",
+    "reproduce",
+    "rows_from_results",
+    "summary_tables",
+    "worst_ratios",
+    "write_report",
 ]
+
+TRACES = ("KTH-SP2-1996-2.1-cln.swf.gz", "SDSC-SP2-1998-4.2-cln.swf.gz")
+"""The PWA traces whose jobs the trace families take."""
 
 
 @dataclass(frozen=True, slots=True)
 class Family:
-    """A family of instances: a platform, a job mix, a sample count.
+    """A family of instances: a platform, a job mix, a sample count (see :mod:`schedlab.offline.io.evaluation`).
 
     ``widths``: ``small`` (``q < delta``: only small jobs for the unpinned
     meta-algorithm), ``mixed`` (``q <= 2 delta``) or ``wide`` (``delta <= q <=
     4 delta``). ``p_max``: processing times in ``1 .. p_max`` (log-uniform; 1:
-    unit jobs). ``trace``: a PWA trace file name (jobs taken from it instead of
-    generated; ``widths`` then only names the family). ``exact``: solve every
-    instance to optimality (tiny instances).
+    unit jobs). ``trace``: a PWA trace file name whose consecutive jobs replace
+    the generated ones. Instances of at most 6 jobs on at most 12 nodes are
+    solved exactly.
     """
 
     name: str
@@ -72,7 +82,6 @@ class Family:
     samples: int = 5
     io_per_job: int = 1
     trace: str | None = None
-    exact: bool = False
     p_max: int = 100
 
 
@@ -103,19 +112,11 @@ def _tiny(samples: int) -> list[Family]:
             for kind in ("pinned", "unpinned"):
                 out.append(
                     Family(
-                        f"tiny-{topology}-{mode}-{kind}",
-                        f"{topology}:m=10,io=2,mode={mode}",
-                        kind,
-                        5,
-                        "mixed",
-                        samples,
-                        exact=True,
+                        f"tiny-{topology}-{mode}-{kind}", f"{topology}:m=10,io=2,mode={mode}", kind, 5, "mixed", samples
                     )
                 )
-    out.append(Family("tiny-line-shared-pinned2", "line:m=12,io=3", "pinned", 5, "mixed", samples, 2, exact=True))
-    out.append(
-        Family("tiny-line-shared-pinned-unit", "line:m=10,io=2", "pinned", 6, "mixed", samples, exact=True, p_max=1)
-    )
+    out.append(Family("tiny-line-shared-pinned2", "line:m=12,io=3", "pinned", 5, "mixed", samples, 2))
+    out.append(Family("tiny-line-shared-pinned-unit", "line:m=10,io=2", "pinned", 6, "mixed", samples, p_max=1))
     return out
 
 
@@ -132,7 +133,7 @@ def _traces(n: int, samples: int, traces: Sequence[str]) -> list[Family]:
                             f"{topology}:m=288,io=32,mode={mode}",
                             kind,
                             n,
-                            "trace",
+                            "mixed",
                             samples,
                             trace=trace,
                         )
@@ -150,15 +151,15 @@ FULL_FAMILIES: tuple[Family, ...] = tuple(
         ),
     ]
     + _tiny(30)
-    + _traces(200, 5, ("KTH-SP2-1996-2.1-cln.swf.gz", "SDSC-SP2-1998-4.2-cln.swf.gz"))
+    + _traces(200, 5, TRACES)
 )
 """48 synthetic families (line/ring x shared/exclusive x pinned/unpinned x I/O pressure x widths), two
-pinned I/O nodes per job, unit jobs (shared and exclusive), 10 tiny exact families, 16 trace families."""
+pinned I/O nodes per job, unit jobs (shared and exclusive), 10 tiny families solved exactly, 16 trace families."""
 
 QUICK_FAMILIES: tuple[Family, ...] = tuple(
     [f for f in _synthetic(50, 1) if "-shared-" in f.name and f.name.endswith("-low-mixed")]
     + [replace(f, samples=3) for f in _tiny(3) if "-shared-" in f.name]
-    + [f for f in _traces(50, 1, ("KTH-SP2-1996-2.1-cln.swf.gz",)) if "-shared-" in f.name and "-line-" in f.name]
+    + [f for f in _traces(50, 1, TRACES[:1]) if "-shared-" in f.name and "-line-" in f.name]
 )
 """A few families that run in well under a minute on one core."""
 
@@ -200,66 +201,7 @@ RUN_COLUMNS = (
 """Columns of ``runs.csv``: one row per (instance, algorithm); NaN where a value does not apply."""
 
 
-def expand(families: Sequence[Family], *, seed: int) -> list[tuple[Family, int, int]]:
-    """``(family, sample, instance seed)`` for every instance; the seed depends on the family name and sample
-    only (``SeedSequence([seed, crc of the name, sample])``), so an instance is the same in every plan."""
-    import zlib
-
-    return [
-        (f, s, int(np.random.SeedSequence([seed, zlib.crc32(f.name.encode()), s]).generate_state(1)[0]))
-        for f in families
-        for s in range(f.samples)
-    ]
-
-
-@lru_cache(maxsize=8)
-def _trace_jobs(path: str):
-    from schedlab.workload.filters import to_jobs
-    from schedlab.workload.swf import machine_size, read_swf
-
-    trace = read_swf(path)
-    jobs, _ = to_jobs(trace)
-    return jobs, machine_size(trace)[0]
-
-
-def instance_for(family: Family, seed: int, *, traces: str | Path | None = None) -> IOInstance:
-    """The instance of ``family`` drawn with ``seed`` (trace families read ``traces / family.trace``)."""
-    plat = parse_io_platform(family.platform, source=f"family {family.name}")
-    rng = np.random.default_rng(seed)
-    pinned = family.kind == "pinned"
-    if family.trace is not None:
-        if traces is None:
-            raise InputError(f"family {family.name}", field="traces", expected="a directory holding " + family.trace)
-        jobs, procs = _trace_jobs(str(Path(traces) / family.trace))
-        return io_instance_from_trace(jobs, procs, plat, family.n, rng=rng, pinned=pinned)
-    delta = plat.delta or max(plat.m_c // max(plat.m_io, 1), 1)
-    q_min, q_max = {"small": (1, delta - 1), "mixed": (1, 2 * delta), "wide": (delta, 4 * delta)}[family.widths]
-    return generate_io_instance(
-        plat,
-        family.n,
-        rng=rng,
-        pinned=pinned,
-        q_min=q_min,
-        q_max=min(q_max, plat.m_c),
-        p_max=family.p_max,
-        io_per_job=family.io_per_job,
-    )
-
-
-def _mean_shape(inst: IOInstance, sched) -> tuple[float, float]:
-    """Mean gamma-compacity and rho-proximity of a schedule's allocations (Def. 4.7-4.8)."""
-    plat = inst.platform
-    comp, prox = [], []
-    for j in range(inst.n):
-        nodes = [v for lo, hi in sched.alloc[j] for v in range(lo, hi) if not plat.is_io[v]]
-        comp.append(shape.compacity(plat, nodes))
-        value = shape.proximity(plat, nodes, sched.info["io"][j])
-        if value is not None:
-            prox.append(value)
-    return float(np.mean(comp)) if comp else math.nan, float(np.mean(prox)) if prox else math.nan
-
-
-def experiment_algorithms(names: Sequence[str] | None = None) -> dict[str, Algorithm]:
+def experiment_algorithms(names: Iterable[str] | None = None) -> dict[str, Algorithm]:
     """The registered I/O-aware algorithms named ``names`` (all by default), in registry order.
 
     Raises
@@ -270,118 +212,248 @@ def experiment_algorithms(names: Sequence[str] | None = None) -> dict[str, Algor
     algorithms = {name: get(name) for name in registry_names(family=IO)}
     if names is None:
         return algorithms
+    names = list(names)
     unknown = [name for name in names if name not in algorithms]
     if unknown:
         raise ArgumentError(f"unknown algorithm {unknown[0]!r}, expected one of {', '.join(algorithms)}")
     return {name: algorithms[name] for name in algorithms if name in names}
 
 
-def run_instance(
-    family: Family, sample: int, seed: int, *, traces: str | Path | None = None, names: Sequence[str] | None = None
-) -> list[dict]:
-    """Solve one instance with every applicable registered algorithm (and exactly for ``exact`` families).
+def family_algorithms(family: Family) -> tuple[str, ...]:
+    """The registered algorithms whose requirement every instance of ``family`` meets, in registry order.
 
-    Every schedule passes :func:`~schedlab.validation.validate`.
-    ``best_lb`` is the largest lower bound (area, longest job, I/O capacity,
-    the LP when every job is pinned); ``ratio_opt`` divides by the optimum of
-    exact families; ``relaxed_*`` are greedy makespans without locality
-    (``convex``) or without any shape constraint (``none``).
+    Pinned families: ``pinned``, ``pinned-best``, ``greedy``, ``sequential``;
+    ``per-io-node`` too when every job fits right of its I/O node (small widths
+    on a uniform layout), ``unit-pinned`` for unit jobs on a line. Unpinned
+    families: ``unpinned``, ``unpinned-ffdh``, ``greedy``, ``sequential``.
     """
-    inst = instance_for(family, seed, traces=traces)
-    plat = inst.platform
-    b = io_bounds(inst)
-    opt = brute_force_opt(inst)[0] if family.exact else math.nan
-    relaxed = {c: relaxed_makespan(inst, c) for c in ("convex", "none")}
-    base = {
-        "family": family.name,
-        "platform": plat.name,
-        "topology": plat.topology,
-        "mode": plat.io_mode,
+    topology = family.platform.split(":")[0]
+    wanted = {"greedy", "sequential"}
+    if family.kind == "unpinned":
+        wanted |= {"unpinned", "unpinned-ffdh"}
+    else:
+        wanted |= {"pinned", "pinned-best"}
+        if family.widths == "small" and family.trace is None and family.io_per_job == 1:
+            wanted.add("per-io-node")
+        if family.p_max == 1 and topology == "line":
+            wanted.add("unit-pinned")
+    return tuple(name for name in registry_names(family=IO) if name in wanted)
+
+
+def _point(family: Family, traces: Path | None) -> dict:
+    trace = ""
+    if family.trace is not None:
+        if traces is None:
+            raise ArgumentError(f"family {family.name} takes jobs from {family.trace}: give the traces folder")
+        trace = str((Path(traces) / family.trace).resolve())
+    return {
+        "platform": family.platform,
         "kind": family.kind,
+        "n": family.n,
         "widths": family.widths,
         "p_max": family.p_max,
         "io_per_job": family.io_per_job,
-        "n": inst.n,
-        "m": plat.m,
-        "m_io": plat.m_io,
-        "sample": sample,
-        "seed": seed,
-        "lb_area": b.area,
-        "lb_longest": b.longest,
-        "lb_io": b.io,
-        "lb_lp": math.nan if b.lp is None else b.lp,
-        "best_lb": b.lower,
-        "tight_bound": b.tight,
-        "opt": opt,
-        "relaxed_convex": relaxed["convex"],
-        "relaxed_none": relaxed["none"],
+        "trace": trace,
     }
+
+
+def campaign_texts(
+    families: Sequence[Family], *, seed: int, traces: Path | None = None, names: Iterable[str] | None = None
+) -> dict[str, str]:
+    """The campaign specs: one per set of algorithms (:func:`family_algorithms`), one generated workload per
+    family in it, named after the family; ``names`` keeps only those algorithms."""
+    keep = set(experiment_algorithms(names))
+    groups: dict[tuple[str, ...], list[Family]] = {}
+    for family in families:
+        algorithms = tuple(a for a in family_algorithms(family) if a in keep)
+        if algorithms:
+            groups.setdefault(algorithms, []).append(family)
+    texts = {}
+    for index, (algorithms, members) in enumerate(groups.items()):
+        name = f"io-{index}"
+        lines = [
+            f"# Bleuse (2017), ch. 5: {', '.join(algorithms)} on generated I/O-aware instances.",
+            f"name = {toml_value(name)}",
+            f"seed = {seed}",
+            "validate = true",
+            'store = "../store"',
+            'metrics = ["makespan"]',
+        ]
+        for family in members:
+            grid = ", ".join(f"{k} = {toml_value(v)}" for k, v in _point(family, traces).items())
+            lines += [
+                "",
+                "[[workloads]]",
+                f"name = {toml_value(family.name)}",
+                f"generate = {{ family = {toml_value(IO)}, samples = {family.samples}, grid = {{ {grid} }} }}",
+            ]
+        for algorithm in algorithms:
+            lines += ["", "[[policies]]", f"name = {toml_value(algorithm)}"]
+        texts[name] = "\n".join(lines) + "\n"
+    return texts
+
+
+def _float(value) -> float:
+    return math.nan if value is None or (isinstance(value, float) and math.isnan(value)) else float(value)
+
+
+def rows_from_results(results: Sequence[pd.DataFrame], families: Sequence[Family]) -> list[dict]:
+    """``runs.csv`` rows from the campaigns' results: instances in family order then sample order, algorithms
+    in registry order. A run that did not finish is left out (every algorithm meets its families' needs, so
+    none should)."""
+    order = {name: i for i, name in enumerate(registry_names(family=IO))}
+    position = {family.name: i for i, family in enumerate(families)}
+    by_name = {family.name: family for family in families}
+    table = pd.concat(list(results), ignore_index=True) if results else pd.DataFrame()
+    if table.empty:
+        return []
+    table = table[table["state"] == "done"]
+    table = table.assign(
+        _family=table["workload"].map(position),
+        _sample=table["gen_sample"].astype(int),
+        _alg=table["policy"].map(order),
+    ).sort_values(["_family", "_sample", "_alg"])
     rows = []
-    common = io_instance(inst)
-    for name, algo in experiment_algorithms(names).items():
-        if not meets(algo.traits["requires"], inst):
-            continue
-        t0 = perf_counter()
-        sched = algo.build()(inst)
-        seconds = perf_counter() - t0
-        validate(common, sched)
-        compacity, proximity = _mean_shape(inst, sched)
-        ratio = algo.traits["ratio_of"](inst) if "ratio_of" in algo.traits else algo.ratio
+    platforms: dict[str, IOPlatform] = {}
+    for r in table.itertuples():
+        family = by_name[r.workload]
+        plat = platforms.setdefault(family.platform, parse_io_platform(family.platform))
+        algorithm = get(r.policy)
+        proven = proven_ratio(algorithm.traits, plat)
+        makespan, best, opt = _float(r.makespan), _float(r.best_lb), _float(r.opt)
         rows.append(
             {
-                **base,
-                "algorithm": name,
-                "makespan": sched.makespan,
-                "proven_ratio": math.nan if ratio is None else ratio,
-                "ratio_lb": sched.makespan / b.lower if b.lower > 0 else math.nan,
-                "ratio_opt": sched.makespan / opt if family.exact and opt > 0 else math.nan,
-                "lp": sched.info.get("lp", math.nan),
-                "rounded": sched.info.get("rounded", math.nan),
-                "colours": sched.info.get("colours", math.nan),
-                "compacity": compacity,
-                "proximity": proximity,
-                "seconds": seconds,
+                "family": family.name,
+                "platform": family.platform,
+                "topology": plat.topology,
+                "mode": plat.io_mode,
+                "kind": family.kind,
+                "widths": "trace" if family.trace else family.widths,
+                "p_max": family.p_max,
+                "io_per_job": family.io_per_job,
+                "n": int(r.gen_n),
+                "m": plat.m,
+                "m_io": plat.m_io,
+                "sample": int(r.gen_sample),
+                "seed": int(r.seed),
+                "algorithm": r.policy,
+                "makespan": makespan,
+                "proven_ratio": math.nan if proven is None else proven,
+                **{c: _float(getattr(r, c)) for c in ("lb_area", "lb_longest", "lb_io", "lb_lp", "best_lb")},
+                "tight_bound": str(r.tight_bound),
+                "ratio_lb": makespan / best if best > 0 else math.nan,
+                "opt": opt,
+                "ratio_opt": makespan / opt if opt > 0 else math.nan,
+                **{
+                    c: _float(getattr(r, c))
+                    for c in ("relaxed_convex", "relaxed_none", "lp", "rounded", "colours", "compacity", "proximity")
+                },
+                "seconds": _float(r.simulate_seconds),
             }
         )
-    return [{c: row[c] for c in RUN_COLUMNS} for row in rows]
+    return rows
 
 
-def _run(args) -> list[dict]:
-    family, sample, seed, traces, names = args
-    return run_instance(family, sample, seed, traces=traces, names=names)
-
-
-def run_experiment(
+def reproduce(
+    out,
     families: Sequence[Family],
     *,
-    seed: int,
-    traces: str | Path | None = None,
+    seed: int = 0,
+    traces: Path | None = None,
+    names: Iterable[str] | None = None,
     jobs: int = 1,
-    names: Sequence[str] | None = None,
-    progress=None,
-) -> list[dict]:
-    """Every instance of ``families`` (in ``jobs`` worker processes when > 1); rows in instance order.
+    progress: Callable[[int, int, dict], None] | None = None,
+    quick: bool = False,
+) -> dict:
+    """Write and run the campaigns under ``out`` (store in ``out/store``), then the report; return a summary."""
+    texts = campaign_texts(families, seed=seed, traces=traces, names=names)
+    results, wall = run_campaigns(write_campaigns(Path(out), texts), jobs=jobs, progress=progress)
+    rows = rows_from_results(results, families)
+    total = sum(len(r) for r in results)
+    write_report(out, rows, families=families, seed=seed, jobs=jobs, wall=wall, quick=quick)
+    return {
+        "instances": len({(r["family"], r["sample"]) for r in rows}),
+        "runs": len(rows),
+        "wall_seconds": wall,
+        "failed": total - len(rows),
+    }
 
-    ``progress(done, total)`` is called after each instance.
-    """
-    configs = [
-        (f, s, sd, None if traces is None else str(traces), None if names is None else tuple(names))
-        for f, s, sd in expand(families, seed=seed)
+
+def write_report(
+    out, rows: list[dict], *, families: Sequence[Family], seed: int, jobs: int, wall: float, quick: bool = False
+) -> list[Path]:
+    """``runs.csv``, ``summary.csv`` (per family and algorithm), ``summary.md`` and ``summary.html`` (worst
+    ratios against the proven ones, then :func:`summary_tables`), the figures of
+    :data:`~schedlab.report.io_plots.FIGURES` and ``experiment.json``."""
+    from schedlab.report.io_plots import FIGURES, plot_io_figures
+
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    _write_csv(out / "runs.csv", rows, RUN_COLUMNS)
+    summary = aggregate(rows)
+    _write_csv(out / "summary.csv", summary, list(summary[0]) if summary else ["algorithm"])
+    instances = len({(r["family"], r["sample"]) for r in rows})
+    header = (
+        f"# I/O-aware allocation study: {instances} instances in {len(families)} families, seed {seed}, "
+        f"{len(rows)} schedules (every one validated), {wall:.1f} s with {jobs} job(s).\n\n"
+        "Ratios are per-instance ratios averaged; best LB = max(area, longest job, I/O capacity, the LP when "
+        "every job is pinned); the optimum comes from the exact solver on tiny instances."
+    )
+    worst = worst_ratios(rows)
+    tables = [
+        ("Worst measured ratios against the proven ones", pd.DataFrame(worst)),
+        *((title, pd.DataFrame(body, columns=head)) for title, head, body in summary_tables(rows)),
     ]
-    rows: list[dict] = []
+    lines = [header, ""]
+    for title, frame in tables:
+        lines += [f"## {title}", "", *markdown_table(frame, text_columns=1), ""]
+    (out / "summary.md").write_text("\n".join(lines), encoding="utf-8")
+    plot_io_figures(rows, out)
+    parts = [
+        "<!DOCTYPE html>",
+        '<html><head><meta charset="utf-8"><title>schedlab: I/O-aware allocation study (Bleuse 2017, ch. 5)</title>',
+        "<style>table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:2px 6px;"
+        "text-align:right}td:first-child{text-align:left}</style></head><body>",
+        *(f"<p>{html.escape(line)}</p>" for line in header.splitlines() if line.strip()),
+    ]
+    for title, frame in tables:
+        parts.append(f"<h2>{html.escape(title)}</h2>" + html_table(frame))
+    for name, caption in FIGURES.items():
+        if (out / name).exists():
+            parts.append(f'<h2>{html.escape(caption)}</h2><img src="{name}" alt="{html.escape(caption)}">')
+    parts.append("</body></html>")
+    (out / "summary.html").write_text("\n".join(parts) + "\n", encoding="utf-8")
+    write_json(
+        out / "experiment.json",
+        {
+            "experiment": "io",
+            "seed": seed,
+            "quick": quick,
+            "jobs": jobs,
+            "families": [family_to_dict(f) for f in families],
+            "instances": instances,
+            "algorithms": list(dict.fromkeys(r["algorithm"] for r in rows)),
+            "wall_seconds": wall,
+        },
+    )
+    return [out / name for name in ("runs.csv", "summary.csv", "summary.md", "summary.html", "experiment.json")]
 
-    def collect(results) -> None:
-        for i, result in enumerate(results, 1):
-            rows.extend(result)
-            if progress:
-                progress(i, len(configs))
 
-    if jobs == 1:
-        collect(map(_run, configs))
-    else:
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
-            collect(pool.map(_run, configs))
-    return rows
+def _cell(value) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float):
+        return "" if math.isnan(value) else repr(value)
+    return str(value)
+
+
+def _write_csv(path: Path, rows: Sequence[dict], columns: Sequence[str]) -> None:
+    """Rows as CSV with exact float text (``repr``), NaN as an empty cell."""
+    with open(path, "w", newline="") as f:
+        writer = csv.writer(f, lineterminator="\n")
+        writer.writerow(columns)
+        for row in rows:
+            writer.writerow([_cell(row[c]) for c in columns])
 
 
 SUMMARY_COLUMNS = (
@@ -502,7 +574,7 @@ def summary_tables(rows: Sequence[dict]) -> list[tuple[str, list[str], list[list
     if synthetic:
         cells = aggregate(synthetic, by=("kind", "widths", "m_io"))
         keys = sorted({(r["widths"], r["m_io"]) for r in cells}, key=lambda k: (k[0], -k[1]))
-        table = {}
+        table: dict[tuple, dict] = {}
         for r in cells:
             table.setdefault((r["kind"], r["algorithm"]), {})[(r["widths"], r["m_io"])] = r["mean_ratio_lb"]
         tables.append(

@@ -36,6 +36,7 @@ from schedlab.platform.intervals import Allocation, normalize
 from schedlab.platform.io import IOPlatform
 
 __all__ = [
+    "EMPTY_WINDOW",
     "Window",
     "compute_nodes",
     "first_unpinned_window",
@@ -69,6 +70,10 @@ class Window:
         lo = self.lo % m
         hi = lo + (self.hi - self.lo) + 1
         return normalize([(lo, min(hi, m)), (0, hi - m)] if hi > m else [(lo, hi)])
+
+
+EMPTY_WINDOW = Window(0, 0, -1, 0, ())
+"""A placeholder before a job gets its window (never in a schedule)."""
 
 
 def _node(platform: IOPlatform, r: int) -> int:

@@ -316,7 +316,10 @@ def instance_from_json(data, *, source: str = "instance") -> IOInstance:
     jobs = data.get("jobs")
     if not isinstance(jobs, list):
         raise InputError(source, field="jobs", value=type(jobs).__name__, expected="a list of jobs")
-    p, q, io, ids = [], [], [], []
+    p: list[float] = []
+    q: list[int] = []
+    ids: list[int] = []
+    io: list[int | tuple[int, ...]] = []
     for j, job in enumerate(jobs):
         path = f"jobs[{j}]"
         if not isinstance(job, dict):
@@ -425,6 +428,7 @@ def generate_io_instance(
         p = rng.integers(1, p_max + 1, size=n).astype(float)
     else:
         p = np.floor(np.exp(rng.uniform(0.0, math.log(p_max + 1), size=n))).clip(1, p_max)
+    io: tuple[int | tuple[int, ...], ...]
     if pinned:
         first = rng.integers(0, m_io - io_per_job + 1, size=n)
         io = tuple(tuple(platform.io_nodes[f : f + io_per_job].tolist()) for f in first.tolist())
@@ -507,6 +511,7 @@ def io_instance_from_trace(
     procs = jobs.procs[rows].astype(np.int64)
     q = np.clip(-(-procs * platform.m_c // machine_procs), 1, platform.m_c)
     p = jobs.run_time[rows].astype(float)
+    io: tuple[int | tuple[int, ...], ...]
     if pinned:
         io = tuple((int(s),) for s in platform.io_nodes[rng.integers(0, platform.m_io, size=n)])
     else:

@@ -10,6 +10,8 @@ the algorithm needs of an instance (:data:`REQUIREMENTS`, read by
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import numpy as np
 
 from schedlab.offline.io.baselines import greedy, relaxed_makespan
@@ -21,6 +23,7 @@ from schedlab.offline.io.pinned import pinned_ratio, pinned_two_phase
 from schedlab.offline.io.schedule import io_instance, io_schedule, schedule_to_json
 from schedlab.offline.io.special import per_io_node, right_window, sequential, unit_pinned
 from schedlab.offline.io.unpinned import unpinned_meta, unpinned_ratio
+from schedlab.platform.io import IOPlatform
 from schedlab.workload.io_jobs import IOInstance
 
 __all__ = [
@@ -38,6 +41,7 @@ __all__ = [
     "per_io_node",
     "pinned_ratio",
     "pinned_two_phase",
+    "proven_ratio",
     "relaxed_makespan",
     "schedule_to_json",
     "sequential",
@@ -64,6 +68,12 @@ REQUIREMENTS = {
     "per-io-node": lambda inst: _pinned(inst) and all(right_window(inst, j) is not None for j in range(inst.n)),
 }
 """What each registered algorithm needs of an instance (the registry's ``requires`` trait)."""
+
+
+def proven_ratio(traits: Mapping[str, object], platform: IOPlatform) -> float | None:
+    """The proven ratio a registry entry's ``ratio_of`` trait gives on ``platform`` (None without one)."""
+    ratio_of = traits.get("ratio_of")
+    return float(ratio_of(platform)) if callable(ratio_of) else None
 
 
 def meets(requirement: str, inst: IOInstance) -> bool:

@@ -31,7 +31,7 @@ from numpy.lib.stride_tricks import sliding_window_view
 
 from schedlab.offline.io.schedule import io_schedule
 from schedlab.platform.io import IOPlatform
-from schedlab.platform.io_windows import Window, footprint, unpinned_windows
+from schedlab.platform.io_windows import EMPTY_WINDOW, Window, footprint, unpinned_windows
 from schedlab.schedule import Schedule
 from schedlab.workload.io_jobs import IOInstance
 
@@ -56,15 +56,16 @@ def list_schedule(inst: IOInstance, candidates: Callable[[int], Sequence[Window]
     M = plat.m if plat.exclusive else plat.m_c
     avail = np.zeros(M)
     start = np.zeros(inst.n)
-    chosen: list = [None] * inst.n
+    chosen: list[Window] = [EMPTY_WINDOW] * inst.n
     for j in _order(inst):
-        best = None
+        best: tuple[float, Window, np.ndarray] | None = None
         for w in candidates(j):
             a, b = footprint(plat, w)
             positions = np.arange(a, b + 1) % M
             t = float(avail[positions].max())
             if best is None or t < best[0]:
                 best = (t, w, positions)
+        assert best is not None  # every job has a window (checked when the instance is built)
         t, w, positions = best
         start[j], chosen[j] = t, w
         avail[positions] = t + float(inst.p[j])

@@ -67,10 +67,11 @@ def brute_force_opt(inst: IOInstance, *, cap: float | None = None) -> tuple[floa
     lower = io_bounds(inst, lp=False).lower
     key = [(p[j], int(inst.q[j]), inst.io[j]) for j in range(n)]
     twin = [max((i for i in range(j) if key[i] == key[j]), default=-1) for j in range(n)]
-    best = [math.inf if cap is None else cap * (1 + 1e-12) + 1e-12, None]
+    best = [math.inf if cap is None else cap * (1 + 1e-12) + 1e-12]  # the incumbent makespan
+    best_choice: list[list[tuple[int, float]]] = []  # its (window index, start) per job, once found
     seen: set = set()
     avail = [0.0] * inst.platform.m
-    chosen: list = [None] * n
+    chosen: list[tuple[int, float]] = [(0, 0.0)] * n
 
     def earliest(j: int, k: int) -> float:
         return max((avail[v] for v in masks[j][k]), default=0.0)
@@ -78,7 +79,8 @@ def brute_force_opt(inst: IOInstance, *, cap: float | None = None) -> tuple[floa
     def dfs(left: frozenset, cur: float) -> None:
         if not left:
             if cur < best[0]:
-                best[0], best[1] = cur, list(chosen)
+                best[0] = cur
+                best_choice[:] = [list(chosen)]
             return
         state = (left, tuple(avail))
         if state in seen:
@@ -106,8 +108,8 @@ def brute_force_opt(inst: IOInstance, *, cap: float | None = None) -> tuple[floa
                     return
 
     dfs(frozenset(range(n)), 0.0)
-    if best[1] is None:
+    if not best_choice:
         return math.inf, None
-    starts = np.array([s for _, s in best[1]])
-    windows = [cands[j][k] for j, (k, _) in enumerate(best[1])]
+    starts = np.array([s for _, s in best_choice[0]])
+    windows = [cands[j][k] for j, (k, _) in enumerate(best_choice[0])]
     return float(best[0]), io_schedule(inst, starts, windows, "brute-force")

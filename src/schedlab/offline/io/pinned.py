@@ -31,6 +31,7 @@ from schedlab.offline.io.gergov import gergov
 from schedlab.offline.io.lp import dedicate, footprints
 from schedlab.offline.io.schedule import io_schedule
 from schedlab.parameters import Param, declare
+from schedlab.platform.io import IOPlatform
 from schedlab.schedule import Schedule
 from schedlab.workload.io_jobs import IOInstance
 
@@ -39,9 +40,9 @@ __all__ = ["PHASE2", "cut_and_append", "pinned_ratio", "pinned_two_phase", "requ
 PHASE2 = ("gergov", "list", "best")
 
 
-def pinned_ratio(inst: IOInstance) -> float:
-    """The proven ratio of :func:`pinned_two_phase` on ``inst``: 6 on a line, 8 on a ring."""
-    return 8.0 if inst.platform.ring else 6.0
+def pinned_ratio(platform: IOPlatform) -> float:
+    """The proven ratio of :func:`pinned_two_phase` on ``platform``: 6 on a line, 8 on a ring."""
+    return 8.0 if platform.ring else 6.0
 
 
 def require_pinned(inst: IOInstance, algorithm: str) -> None:
@@ -161,15 +162,19 @@ def pinned_two_phase(
     info = {"lp": ded.lp.value, "rounded": ded.rounded}
     windows = [inst.windows(j)[ded.chosen[j]] for j in range(inst.n)]
     name = "pinned" if phase2 == "gergov" else f"pinned[{phase2}]"
-    listed = list_schedule(inst, lambda j: (windows[j],), name) if phase2 != "gergov" else None
-    if phase2 != "list":
-        if inst.platform.ring:
-            start, cut = cut_and_append(low, high, inst.p, M, shelves=shelves, colour_order=colour_order)
-            info.update(cut)
-        else:
-            g = gergov(low, high, inst.p, M, shelves=shelves, colour_order=colour_order)
-            start = g.start
-            info.update(height=g.height, colours=g.n_colours)
-        if listed is None or float((start + inst.p).max()) <= listed.makespan:
-            return io_schedule(inst, start, windows, name, {**info, "phase2": "gergov"})
-    return replace(listed, info={**info, **listed.info, "phase2": "list"})
+    listed = None
+    if phase2 != "gergov":
+        listed = list_schedule(inst, lambda j: (windows[j],), name)
+        listed = replace(listed, info={**info, **listed.info, "phase2": "list"})
+        if phase2 == "list":
+            return listed
+    if inst.platform.ring:
+        start, cut = cut_and_append(low, high, inst.p, M, shelves=shelves, colour_order=colour_order)
+        info.update(cut)
+    else:
+        g = gergov(low, high, inst.p, M, shelves=shelves, colour_order=colour_order)
+        start = g.start
+        info.update(height=g.height, colours=g.n_colours)
+    if listed is not None and listed.makespan < float((start + inst.p).max()):
+        return listed
+    return io_schedule(inst, start, windows, name, {**info, "phase2": "gergov"})

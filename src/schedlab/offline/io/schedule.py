@@ -55,7 +55,7 @@ def schedule_to_json(inst: IOInstance, schedule: Schedule) -> dict:
                 "id": int(inst.ids[j]),
                 "start": float(schedule.start[j]),
                 "end": float(schedule.end[j]),
-                "alloc": [list(r) for r in schedule.alloc[j]],
+                "alloc": [list(r) for r in schedule.alloc[j] or ()],
                 "io": list(schedule.info["io"][j]),
             }
             for j in range(inst.n)

@@ -32,7 +32,7 @@ from schedlab.errors import InputError
 from schedlab.offline.io.schedule import io_schedule
 from schedlab.offline.io.strip import STRIP_PACKERS, STRIP_RATIOS, shelf_pack
 from schedlab.parameters import Param, declare
-from schedlab.platform.io_windows import window
+from schedlab.platform.io_windows import EMPTY_WINDOW, Window, window
 from schedlab.schedule import Schedule
 from schedlab.workload.io_jobs import IOInstance
 
@@ -67,16 +67,17 @@ def exact_pcmax(times, machines: int) -> tuple[np.ndarray, np.ndarray]:
     n = t.size
     order = np.lexsort((np.arange(n), -t)).tolist()
     m0, s0 = lpt(t, machines)
-    best = [float((s0 + t).max(initial=0.0)), m0.copy()]
+    best_value = [float((s0 + t).max(initial=0.0))]
+    best_assign = [m0.copy()]
     lower = max(float(t.max(initial=0.0)), float(t.sum()) / machines)
     loads = [0.0] * machines
     assign = np.zeros(n, dtype=np.int64)
 
     def dfs(i: int, cur: float) -> None:
-        if cur >= best[0] - 1e-12 or best[0] <= lower + 1e-12:
+        if cur >= best_value[0] - 1e-12 or best_value[0] <= lower + 1e-12:
             return
         if i == n:
-            best[0], best[1] = cur, assign.copy()
+            best_value[0], best_assign[0] = cur, assign.copy()
             return
         j = order[i]
         tried = set()
@@ -90,7 +91,7 @@ def exact_pcmax(times, machines: int) -> tuple[np.ndarray, np.ndarray]:
             loads[k] -= t[j]
 
     dfs(0, 0.0)
-    machine = best[1]
+    machine = best_assign[0]
     start = np.zeros(n)
     acc = [0.0] * machines
     for j in range(n):
@@ -161,7 +162,7 @@ def unpinned_meta(inst: IOInstance, *, pcmax: str = "lpt", strip: str = "nfdh") 
     small = np.flatnonzero(inst.q < delta)
     big = np.flatnonzero(inst.q >= delta)
     start = np.zeros(inst.n)
-    windows = [None] * inst.n
+    windows: list[Window] = [EMPTY_WINDOW] * inst.n
     solver = lpt if pcmax == "lpt" else exact_pcmax
     c1 = 0.0
     if small.size:
