@@ -22,7 +22,9 @@ from typing import Any
 
 from schedlab.errors import InputError
 from schedlab.offline import hybrid
+from schedlab.offline import io as io_offline
 from schedlab.offline.hybrid import evaluation as hybrid_evaluation
+from schedlab.offline.io import evaluation as io_evaluation
 from schedlab.offline.nfdh import nfdh_local
 from schedlab.parameters import Param, convert
 from schedlab.policies.rigid import EASY, FCFS, Conservative
@@ -32,6 +34,7 @@ from schedlab.schedule import Instance, Schedule
 __all__ = [
     "ALGORITHMS",
     "FAMILIES",
+    "IO",
     "Algorithm",
     "Family",
     "Parameter",
@@ -236,7 +239,7 @@ def family(name: str) -> Family:
 MENDONCA = "Mendonca (2017)"
 LUCARELLI = "Lucarelli, Mendonca and Trystram (2017)"
 BLEUSE = "Bleuse (2017)"
-RIGID, TASKS, HYBRID = "rigid jobs", "independent tasks", "CPU+GPU tasks"
+RIGID, TASKS, HYBRID, IO = "rigid jobs", "independent tasks", "CPU+GPU tasks", "I/O-aware rigid jobs"
 
 register(
     "fcfs",
@@ -413,5 +416,99 @@ register_family(
         hybrid.hybrid_instance,
         hybrid_evaluation.measure,
         hybrid_evaluation.COLUMNS,
+    )
+)
+
+# I/O-aware rigid jobs on a line or a ring (Bleuse 2017, ch. 4-5). traits: "requires" names what the algorithm
+# needs of an instance (schedlab.offline.io.REQUIREMENTS); "ratio_of" gives its proven ratio on one platform,
+# ``ratio`` the largest over lines and rings, shared and exclusive I/O.
+register(
+    "pinned",
+    IO,
+    "offline",
+    "solve io",
+    io_offline.pinned_two_phase,
+    f"{BLEUSE}, ch. 5 section 5.3.2 (Theorem 5.9, Algorithm 3 after Gergov 1999)",
+    "makespan <= 3 Lambda_round <= 6 Lambda_LP <= 6 OPT on a line; <= 8 OPT on a ring (cut and append)",
+    ratio=8.0,
+    traits={"requires": "pinned", "ratio_of": io_offline.pinned_ratio},
+)
+register(
+    "pinned-best",
+    IO,
+    "offline",
+    "solve io",
+    io_offline.pinned_two_phase,
+    f"{BLEUSE}, ch. 5 section 5.3.2; the dedicated windows also list-scheduled, the shorter schedule kept",
+    "the guarantee of pinned (6 OPT on a line, 8 OPT on a ring): never longer than it",
+    ratio=8.0,
+    bound={"phase2": "best"},
+    traits={"requires": "pinned", "ratio_of": io_offline.pinned_ratio},
+)
+for _strip in ("nfdh", "ffdh"):
+    register(
+        "unpinned" if _strip == "nfdh" else f"unpinned-{_strip}",
+        IO,
+        "offline",
+        "solve io",
+        io_offline.unpinned_meta,
+        f"{BLEUSE}, ch. 5 section 5.2.2 (Theorem 5.4); Coffman et al. (1980) for {_strip.upper()}",
+        "makespan <= (rho + rho') OPT on a line with exclusive I/O (LPT rho = 4/3 - 1/(3 m_IO), "
+        f"{_strip.upper()} rho' = {io_offline.unpinned.STRIP_RATIOS[_strip]:g}); 2 rho + rho' shared; "
+        "one more rho' on a ring",
+        ratio=2 * 4 / 3 + 2 * io_offline.unpinned.STRIP_RATIOS[_strip],
+        bound={"strip": _strip},
+        traits={"requires": "unpinned", "ratio_of": partial(io_offline.unpinned_ratio, strip=_strip)},
+    )
+register(
+    "unit-pinned",
+    IO,
+    "offline",
+    "solve io",
+    io_offline.unit_pinned,
+    f"{BLEUSE}, ch. 5 Table 5.1 (unit jobs, pinned I/O: a 2-approximation)",
+    "makespan = Lambda_round <= 2 Lambda_LP <= 2 OPT (equal processing times, a line)",
+    ratio=2.0,
+    traits={"requires": "unit-pinned", "ratio_of": lambda platform: 2.0},
+)
+register(
+    "per-io-node",
+    IO,
+    "offline",
+    "solve io",
+    io_offline.per_io_node,
+    f"{BLEUSE}, ch. 5 section 5.2.1 (one exclusive I/O node: 1||Cmax; I/O nodes farther apart than the widest job)",
+    "optimal with exclusive I/O; <= 2 OPT with shared I/O (Prop. 4.2)",
+    ratio=2.0,
+    traits={"requires": "per-io-node", "ratio_of": lambda platform: 1.0 if platform.exclusive else 2.0},
+)
+register(
+    "greedy",
+    IO,
+    "offline",
+    "solve io",
+    io_offline.greedy,
+    "List scheduling over convex and local allocations (a baseline; no algorithm of the thesis)",
+    "none; every schedule valid (tested)",
+    traits={"requires": "any"},
+)
+register(
+    "sequential",
+    IO,
+    "offline",
+    "solve io",
+    io_offline.sequential,
+    f"{BLEUSE}, ch. 5 section 5.2.1 (one exclusive I/O node: 1||Cmax, jobs one after another)",
+    "makespan = sum p_j: optimal when every job needs the one exclusive I/O node",
+    traits={"requires": "any"},
+)
+register_family(
+    Family(
+        IO,
+        io_evaluation.generate,
+        io_evaluation.instance_seed,
+        io_offline.io_instance,
+        io_evaluation.measure,
+        io_evaluation.COLUMNS,
     )
 )

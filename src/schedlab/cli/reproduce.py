@@ -12,6 +12,8 @@ runs in ``OUT/store`` (a rerun with ``--force`` reuses them), and writes CSVs,
 * ``swdual``: Mendonca (2017), ch. 2 (real Smith-Waterman searches timed on this machine's cores, one after
   another and not through the campaign runner, whose parallel runs would share the cores being measured;
   CPU+GPU plans from the calibrated model; the thesis's consistency checks and claims).
+* ``io``: Bleuse (2017), ch. 4-6 (I/O-aware allocation on lines and rings, measured for the first time: ratios
+  to the best lower bound and to the optimum, price of the constraints, which bound is tight).
 
 Same seed, same files except timing columns and wall times, whatever ``--jobs``.
 """
@@ -296,3 +298,57 @@ def swdual(
     if not quiet:
         out.print((out_dir / "summary.md").read_text(encoding="utf-8"), markup=False)
         out.print(f"wrote {', '.join(str(f) for f in files)}", markup=False, soft_wrap=True)
+
+
+@reproduce_app.command("io")
+def io(
+    out_dir: Annotated[
+        Path, typer.Option("--out", "-o", help="Directory for the campaigns, their store, CSVs, tables and figures.")
+    ],
+    quick: Annotated[bool, typer.Option(help="A few small families (well under a minute).")] = False,
+    jobs: Annotated[
+        int, typer.Option("--jobs", "-j", help="Worker processes (results do not depend on it, timings do).")
+    ] = 1,
+    seed: Annotated[
+        int, typer.Option(help="Master seed; each instance's seed derives from (seed, family, sample).")
+    ] = 0,
+    traces: Annotated[Path, typer.Option("--traces", help="Folder holding the PWA traces.")] = Path("../shared/traces"),
+    no_traces: Annotated[bool, typer.Option("--no-traces", help="Leave out the families of trace jobs.")] = False,
+    algo: Annotated[
+        str | None, typer.Option("--algo", "-a", help="Comma-separated algorithms (default: every I/O-aware one).")
+    ] = None,
+    force: Annotated[bool, typer.Option(help="Write into a non-empty --out (its stored runs are reused).")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress on stderr.")] = False,
+) -> None:
+    """Bleuse (2017), ch. 4-6: every I/O-aware algorithm on line and ring families, against bounds and optima."""
+
+    with one_line_errors():
+        from schedlab.errors import ArgumentError, InputError
+        from schedlab.experiments.io import FULL_FAMILIES, QUICK_FAMILIES, experiment_algorithms, reproduce
+
+        _check_campaign_options(out_dir, force, jobs, ("--jobs", jobs))
+        families = [f for f in (QUICK_FAMILIES if quick else FULL_FAMILIES) if not (no_traces and f.trace)]
+        for family in families:
+            if family.trace and not (traces / family.trace).is_file():
+                raise InputError(
+                    "--traces",
+                    field="--traces",
+                    value=str(traces),
+                    expected=f"a folder holding {family.trace} (or --no-traces)",
+                )
+        names = None
+        if algo is not None:
+            names = [a.strip() for a in algo.split(",") if a.strip()]
+            try:
+                experiment_algorithms(names)
+            except ArgumentError as exc:
+                raise InputError("--algo", field="--algo", value=algo, expected=str(exc)) from None
+        with progress_bar(enabled=not quiet and err.is_terminal, what="runs") as progress:
+            summary = reproduce(
+                out_dir, families, seed=seed, traces=traces, names=names, jobs=jobs, progress=progress, quick=quick
+            )
+    if not quiet:
+        typer.echo(
+            f"{summary['instances']} instances, {summary['runs']} runs ({summary['failed']} not done) in "
+            f"{summary['wall_seconds']:.1f} s; wrote {out_dir}"
+        )

@@ -2,6 +2,7 @@
 
 from schedlab.runtime.base import RigidRuntime, RuntimeModel
 from schedlab.runtime.hybrid import HybridTimes
+from schedlab.runtime.io import IORequests
 from schedlab.runtime.penalty import FUNCTIONS, TopologyPenalty, parse_penalty
 
-__all__ = ["FUNCTIONS", "HybridTimes", "RigidRuntime", "RuntimeModel", "TopologyPenalty", "parse_penalty"]
+__all__ = ["FUNCTIONS", "HybridTimes", "IORequests", "RigidRuntime", "RuntimeModel", "TopologyPenalty", "parse_penalty"]

@@ -13,7 +13,10 @@ Models:
 * :class:`~schedlab.runtime.penalty.TopologyPenalty`: rigid jobs lengthened by
   the fat-tree levels their allocation crosses (Mendonca 2017, ch. 5);
 * :class:`~schedlab.runtime.hybrid.HybridTimes`: tasks with one time per CPU
-  count and one GPU time (Bleuse 2017, ch. 2-3).
+  count and one GPU time (Bleuse 2017, ch. 2-3);
+* :class:`~schedlab.runtime.io.IORequests`: rigid jobs that must reach their
+  pinned I/O nodes, or enough I/O nodes, from their compute nodes on a line or
+  ring (Bleuse 2017, ch. 4-5).
 
 ``fixed`` models (the rigid one) do not depend on the allocation, which lets
 the engine and the validator take vectorised fast paths.
