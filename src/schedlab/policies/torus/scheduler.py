@@ -79,12 +79,14 @@ class _Reservation:
 @dataclass
 class MigrationLog:
     """Migration counters (Krevat 2003, section 5.1.2): attempts (thresholds met), successes (MFP strictly
-    improved and the new layout applied), the times of the successes and the number of jobs moved."""
+    improved and the new layout applied), the times of the successes, the number of jobs moved, and the
+    number of times a job that no longer fitted was kept in place (re-placement started over)."""
 
     attempts: int = 0
     successes: int = 0
     success_times: list[float] = field(default_factory=list)
     moves: int = 0
+    pinned: int = 0
 
 
 class TorusScheduler:
@@ -258,6 +260,7 @@ class TorusScheduler:
                 found = place.best_placement(occ, job.size)
                 if found is None:
                     pinned |= job.mask  # keeps its place; start over with the others
+                    self.log.pinned += 1
                     todo = [j for j in todo if j is not job]
                     break
                 occ |= found[0]
