@@ -34,6 +34,8 @@ from __future__ import annotations
 
 from bisect import bisect_left
 
+import numpy as np
+
 from schedlab.platform.intervals import Allocation
 from schedlab.platform.torus import Box, Torus
 
@@ -47,6 +49,7 @@ TIE_BREAKS = ("shape-base", "base-shape")
 each at every base in lexicographic order, or bases outermost."""
 
 _MISSING = object()
+_PYTHON_SCAN = 48  # boxes tested one by one before a numpy pass over the rest
 
 
 def mask_allocation(mask: int) -> Allocation:
@@ -132,6 +135,11 @@ class TorusPlacement:
         neg = [-v for v in self._dvol]
         # _start[f]: first index (largest first) of a box of volume <= f
         self._start = [bisect_left(neg, -f) for f in range(self.n_procs + 1)]
+        # _end[v]: first index of a box of volume < v (boxes [0, _end[v]) have volume >= v)
+        self._end = [bisect_left(neg, -v + 1) for v in range(self.n_procs + 2)]
+        self._n_words = (self.n_procs + 63) // 64
+        words = np.array([self._split(m) for m in self._dmask], dtype=np.uint64).reshape(-1, self._n_words)
+        self._columns = [np.ascontiguousarray(words[:, w]) for w in range(self._n_words)]
         self._mfp_memo: dict[int, int] = {}
         self._place_memo: dict[tuple, Placement | None] = {}
 
@@ -149,13 +157,44 @@ class TorusPlacement:
         return self.torus.box_allocation(placement[1])
 
     # -- MFP ---------------------------------------------------------------
-    def _first_free(self, occ: int) -> int:
-        """Index (largest first) of the first box missing ``occ``, or -1."""
+    def _split(self, mask: int) -> list[int]:
+        """``mask`` as little-endian 64-bit words."""
+        return [(mask >> (64 * w)) & 0xFFFFFFFFFFFFFFFF for w in range(self._n_words)]
+
+    def _free_flags(self, occ: int, lo: int, hi: int) -> np.ndarray:
+        """For boxes ``lo .. hi - 1`` (largest first), whether each misses ``occ`` (one numpy pass)."""
+        hit = None
+        for column, word in zip(self._columns, self._split(occ)):
+            part = column[lo:hi] & np.uint64(word)
+            hit = part if hit is None else hit | part
+        return hit == 0
+
+    def _first_free(self, occ: int, need: int = 1) -> int:
+        """Index (largest first) of the first box of volume >= ``need`` missing ``occ``, or -1.
+
+        The first ``_PYTHON_SCAN`` boxes are tested one by one (a sparse occupancy stops there); the
+        rest in one numpy pass.
+        """
         dmask = self._dmask
-        for i in range(self._start[self.n_procs - occ.bit_count()], len(dmask)):
+        lo, hi = self._start[self.n_procs - occ.bit_count()], self._end[need]
+        for i in range(lo, min(hi, lo + _PYTHON_SCAN)):
             if not dmask[i] & occ:
                 return i
-        return -1
+        lo += _PYTHON_SCAN
+        if lo >= hi:
+            return -1
+        flags = self._free_flags(occ, lo, hi)
+        i = int(flags.argmax())
+        return lo + i if flags[i] else -1
+
+    def fits(self, occ: int, need: int) -> bool:
+        """Whether some free box of ``occ`` holds ``need`` nodes (``mfp(occ) >= need``), scanning only boxes that large."""
+        v = self._mfp_memo.get(occ)
+        if v is not None:
+            self.cache_hits += 1
+            return v >= need
+        self.mfp_calls += 1
+        return need <= 0 or self._first_free(occ, need) >= 0
 
     def mfp(self, occ: int) -> int:
         """Size of the largest free partition of ``occ`` (0 when the torus is full)."""
@@ -219,9 +258,10 @@ class TorusPlacement:
         upper = min(self.mfp(occ), free - q)
         blocked = occ | forbid
         dmask, dvol = self._dmask, self._dvol
-        n_boxes = len(dmask)
-        ptr = self._start[upper]  # next box to list among the free ones
-        fm: list[int] = []  # free boxes of occ, largest first, listed lazily
+        lo = self._start[upper]
+        free_idx = (np.flatnonzero(self._free_flags(occ, lo, len(dmask))) + lo).tolist()
+        n_free = len(free_idx)
+        fm: list[int] = []  # free boxes of occ, largest first, as Python ints when first needed
         fv: list[int] = []
         best = -1
         bestv = -1
@@ -231,20 +271,17 @@ class TorusPlacement:
             m = masks[c]
             if m & blocked:
                 continue
-            if shadow is not None and self.mfp(shadow | m) < need:
+            if shadow is not None and not self.fits(shadow | m, need):
                 continue
             evals += 1
             v = 0
             i = 0
             while True:
                 if i == len(fm):
-                    while ptr < n_boxes and dvol[ptr] > bestv and dmask[ptr] & occ:
-                        ptr += 1
-                    if ptr == n_boxes or dvol[ptr] <= bestv:
+                    if i == n_free:
                         break
-                    fm.append(dmask[ptr])
-                    fv.append(dvol[ptr])
-                    ptr += 1
+                    fm.append(dmask[free_idx[i]])
+                    fv.append(dvol[free_idx[i]])
                 if fv[i] <= bestv:
                     break
                 if not fm[i] & m:
@@ -303,6 +340,9 @@ class FlatPlacement:
 
     def largest_free(self, occ: int) -> tuple[int, None]:
         return self.mfp(occ), None
+
+    def fits(self, occ: int, need: int) -> bool:
+        return self.mfp(occ) >= need
 
     def best_placement(
         self, occ: int, q: int, *, forbid: int = 0, shadow: int | None = None, need: int = 0

@@ -296,7 +296,7 @@ class TorusScheduler:
             while i < len(ends) and max(ends[i].est_end, now) == t:
                 occ &= ~ends[i].mask
                 i += 1
-            if place.mfp(occ) >= p:
+            if place.fits(occ, p):
                 found = place.place_grow(occ, p, self.n_procs)
                 break
         if found is None:  # cannot happen: the empty machine holds every job size
