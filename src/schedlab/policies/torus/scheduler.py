@@ -80,13 +80,15 @@ class _Reservation:
 class MigrationLog:
     """Migration counters (Krevat 2003, section 5.1.2): attempts (thresholds met), successes (MFP strictly
     improved and the new layout applied), the times of the successes, the number of jobs moved, and the
-    number of times a job that no longer fitted was kept in place (re-placement started over)."""
+    number of times a job that no longer fitted was kept in place (re-placement started over), and the
+    failed attempts made on an unchanged machine state (``repeats``, included in ``attempts``)."""
 
     attempts: int = 0
     successes: int = 0
     success_times: list[float] = field(default_factory=list)
     moves: int = 0
     pinned: int = 0
+    repeats: int = 0
 
 
 class TorusScheduler:
@@ -191,6 +193,7 @@ class TorusScheduler:
         self.log = MigrationLog()
         self._version = 0  # bumped whenever the running set or a placement changes
         self._reservation: _Reservation | None = None
+        self._failed_version = -1  # machine state of the last failed migration attempt
 
     # -- events --------------------------------------------------------------
     def arrive(self, row: int, size: int, estimate: float) -> None:
@@ -247,7 +250,15 @@ class TorusScheduler:
         return free / self.n_procs >= self.theta_tor and self.placement.mfp(self.occ) / free <= self.theta_max
 
     def _migrate(self, now: float, actions) -> bool:
-        """Re-place every running job, largest first, into an empty torus; apply if the MFP grows."""
+        """Re-place every running job, largest first, into an empty torus; apply if the MFP grows.
+
+        An attempt on the machine state of the previous failed attempt fails again (the re-placement
+        is deterministic): it is counted, in ``attempts`` and ``repeats``, without being recomputed.
+        """
+        if self._failed_version == self._version:
+            self.log.attempts += 1
+            self.log.repeats += 1
+            return False
         place = self.placement
         before = place.mfp(self.occ)
         order = sorted(self.running.values(), key=lambda j: (-j.size, self.tie_sign * j.scheduled, self.tie_sign * j.row))
@@ -269,6 +280,7 @@ class TorusScheduler:
                 break
         self.log.attempts += 1
         if place.mfp(occ) <= before:
+            self._failed_version = self._version
             return False
         self.log.successes += 1
         self.log.success_times.append(now)
