@@ -301,3 +301,22 @@ def test_migration_with_a_pinned_job():
     log = recorder.inner.log
     assert (log.attempts, log.successes, log.pinned, log.success_times) == (3, 2, 1, [11.0, 14.0])
     replay(torus, recorder.events, r.size)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("kind", sorted(KINDS))
+def test_tie_breaks_do_not_move_utilization(traces_dir, kind):
+    """Ambiguity 4 of the reimplementation notes: the candidate order and the migration order are ours; on
+    3,000 SDSC SP2 jobs at c = 1.2 (saturated FCFS and Migration) utilization moves by less than one point."""
+    from schedlab.workload.spans import span_jobs
+    from schedlab.workload.swf import read_swf
+
+    jobs, _ = span_jobs(read_swf(traces_dir / "SDSC-SP2-1998-4.2-cln.swf.gz"), 128, count=3000)
+    run_time = jobs.run_time * 1.2
+    utils = []
+    for tie_break, migration_tie in (("shape-base", "earliest"), ("base-shape", "latest")):
+        scheduler = TorusScheduler(TorusPlacement(Torus((4, 4, 8)), tie_break=tie_break), **KINDS[kind],
+                                   migration_tie=migration_tie)
+        r = run_events(scheduler, jobs.submit, jobs.procs, run_time, run_time)
+        utils.append(capacity(jobs.submit, r.scheduled, r.end, r.allocated, r.size, run_time, 128)["w_util"])
+    assert abs(utils[0] - utils[1]) < 0.01
