@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from schedlab.platform.placement import FlatPlacement, TorusPlacement, mask_allocation
@@ -129,6 +129,7 @@ def placement_cases(draw):
     return torus, occ, q, forbid, shadow, need
 
 
+@settings(max_examples=150)
 @given(placement_cases())
 def test_best_placement_equals_plain_loop(case):
     torus, occ, q, forbid, shadow, need = case

@@ -50,6 +50,7 @@ each at every base in lexicographic order, or bases outermost."""
 
 _MISSING = object()
 _PYTHON_SCAN = 48  # boxes tested one by one before a numpy pass over the rest
+_CHUNK = 64  # free boxes converted to Python ints at a time
 
 
 def mask_allocation(mask: int) -> Allocation:
@@ -259,12 +260,15 @@ class TorusPlacement:
         blocked = occ | forbid
         dmask, dvol = self._dmask, self._dvol
         lo = self._start[upper]
-        free_idx = (np.flatnonzero(self._free_flags(occ, lo, len(dmask))) + lo).tolist()
-        n_free = len(free_idx)
-        fm: list[int] = []  # free boxes of occ, largest first, as Python ints when first needed
-        fv: list[int] = []
+        free_idx = np.flatnonzero(self._free_flags(occ, lo, len(dmask))) + lo
+        # Free boxes of occ, largest first, as Python ints: the first evaluated candidate lists them up to
+        # the first one it misses; every later candidate only needs boxes larger than the best value so
+        # far (``limit`` of them), all listed by then since the best value only grows.
+        fm: list[int] = []
+        neg_fv: list[int] = []  # minus their volumes, non-decreasing, for bisect
         best = -1
         bestv = -1
+        limit = -1  # -1: nothing evaluated yet
         evals = 0
         masks, boxes = cands
         for c in range(len(masks)):
@@ -274,24 +278,29 @@ class TorusPlacement:
             if shadow is not None and not self.fits(shadow | m, need):
                 continue
             evals += 1
-            v = 0
-            i = 0
-            while True:
-                if i == len(fm):
-                    if i == n_free:
+            if limit < 0:
+                v = 0
+                for pos in range(0, len(free_idx), _CHUNK):
+                    for i in free_idx[pos:pos + _CHUNK].tolist():
+                        fm.append(dmask[i])
+                        neg_fv.append(-dvol[i])
+                        if not dmask[i] & m:
+                            v = dvol[i]
+                            break
+                    else:
+                        continue
+                    break
+            else:
+                for i in range(limit):
+                    if not fm[i] & m:
+                        v = -neg_fv[i]
                         break
-                    fm.append(dmask[free_idx[i]])
-                    fv.append(dvol[free_idx[i]])
-                if fv[i] <= bestv:
-                    break
-                if not fm[i] & m:
-                    v = fv[i]
-                    break
-                i += 1
-            if v > bestv:
-                best, bestv = c, v
-                if bestv >= upper:
-                    break
+                else:
+                    continue
+            best, bestv = c, v
+            if bestv >= upper:
+                break
+            limit = bisect_left(neg_fv, -bestv)  # boxes larger than bestv
         self.mfp_calls += evals
         return None if best < 0 else (masks[best], boxes[best])
 
