@@ -6,7 +6,7 @@ TRACES ?= ../shared/traces
 # Slow tests (full real traces, a few minutes) run in CI; `make test PYTEST_ARGS=` runs them here too.
 PYTEST_ARGS ?= -m "not slow"
 
-.PHONY: demo test bench clean browser
+.PHONY: demo test lint bench clean browser
 
 $(BIN)/activate:
 	$(PYTHON) -m venv $(VENV)
@@ -21,6 +21,12 @@ demo: $(VENV)/.installed
 
 test: browser $(VENV)/.installed
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+# Static checks: lint, formatting, the layers of docs/architecture.md.
+lint: $(VENV)/.installed
+	$(BIN)/ruff check src tests benchmarks scripts
+	$(BIN)/ruff format --check src tests benchmarks scripts
+	$(BIN)/lint-imports
 
 # Headless Chromium + chromedriver for tests/test_browser.py: installed with apt as root, else that test skips.
 browser:

@@ -52,7 +52,9 @@ def one(trace: str, windows: int, seed: int, workers: int) -> dict:
 
     with tempfile.TemporaryDirectory(prefix="bench-campaign-") as tmp:
         spec = Path(tmp) / "bench.toml"
-        spec.write_text(textwrap.dedent(SPEC.format(seed=seed, trace=Path(trace).resolve(), windows=windows)), encoding="utf-8")
+        spec.write_text(
+            textwrap.dedent(SPEC.format(seed=seed, trace=Path(trace).resolve(), windows=windows)), encoding="utf-8"
+        )
         campaign = load_campaign(spec, store=Path(tmp) / "store")
         began = time.perf_counter()
         outcome = run_campaign(campaign, jobs=workers)
@@ -83,7 +85,18 @@ def main() -> None:
         return
     results = []
     for workers in args.workers:
-        command = [sys.executable, __file__, "--traces", args.traces, "--windows", str(args.windows), "--seed", str(args.seed), "--one", str(workers)]
+        command = [
+            sys.executable,
+            __file__,
+            "--traces",
+            args.traces,
+            "--windows",
+            str(args.windows),
+            "--seed",
+            str(args.seed),
+            "--one",
+            str(workers),
+        ]
         done = subprocess.run(command, check=True, capture_output=True, text=True)
         results.append(json.loads(done.stdout.strip().splitlines()[-1]))
     same = all(result["metrics"] == results[0]["metrics"] for result in results)

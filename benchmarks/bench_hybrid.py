@@ -21,9 +21,11 @@ import time
 
 import numpy as np
 
-from schedlab.offline.hybrid import HYBRID_ALGORITHMS, bounds
-from schedlab.platform.hybrid import generate_hybrid
-from schedlab.validation_hybrid import validate_hybrid
+from schedlab.offline.hybrid import hybrid_instance, search_of
+from schedlab.offline.hybrid.bounds import best_lower_bound
+from schedlab.registry import get
+from schedlab.validation import validate
+from schedlab.workload.hybrid import generate_hybrid
 
 DEFAULT_ALGOS = "approx32,approx2,da2,dual2,heft,lpt-seq,spt-seq,ratio-seq,lpt-par,equal,proportional,self-scheduling"
 
@@ -45,25 +47,35 @@ def main(argv: list[str] | None = None) -> int:
             instance = generate_hybrid(n, m, k, rng=np.random.default_rng(seed))
             gen = time.perf_counter() - t0
             label = f"n={n},m={m},k={k},seed={seed}"
-            best_lower = bounds(instance).lower
-            rows = []
+            common = hybrid_instance(instance)
+            rows, searches = [], []
             for name in names:
-                algo = HYBRID_ALGORITHMS[name]
+                algo = get(name)
                 times, schedule = [], None
                 for _ in range(args.repeat):
                     t0 = time.perf_counter()
-                    schedule = algo.run(instance)
+                    schedule = algo.build()(instance)
                     times.append(time.perf_counter() - t0)
-                makespan = validate_hybrid(instance, schedule, require_contiguous=algo.contiguous)
-                if schedule.search is not None and algo.moldable:
-                    best_lower = max(best_lower, schedule.search.lower)
+                validate(common, schedule, contiguous=algo.traits["contiguous"])
+                search = search_of(schedule)
+                searches.append((search, algo.traits["moldable"]))
                 mib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-                rows.append((name, statistics.median(times), schedule.search.n_steps if schedule.search else None,
-                             makespan, mib))
+                rows.append(
+                    (
+                        name,
+                        statistics.median(times),
+                        search.n_steps if search else None,
+                        schedule.makespan,
+                        mib,
+                    )
+                )
+            best_lower = best_lower_bound(instance, searches)
             print(f"| {label} | (generation) | {gen:.3f} | | | | |")
             for name, sec, steps, makespan, mib in rows:
-                print(f"| {label} | {name} | {sec:.3f} | {steps if steps is not None else '-'} | {makespan:.2f} "
-                      f"| {makespan / best_lower:.3f} | {mib:.0f} |")
+                print(
+                    f"| {label} | {name} | {sec:.3f} | {steps if steps is not None else '-'} | {makespan:.2f} "
+                    f"| {makespan / best_lower:.3f} | {mib:.0f} |"
+                )
             sys.stdout.flush()
     return 0
 

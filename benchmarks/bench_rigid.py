@@ -75,14 +75,19 @@ def main() -> None:
             print(f"| {name} | - | missing | | | | | | | | |")
             continue
         for policy in args.policies:
-            command = [sys.executable, __file__, "--one", path, policy] + (["--no-validate"] if args.no_validate else [])
+            command = [sys.executable, __file__, "--one", path, policy] + (
+                ["--no-validate"] if args.no_validate else []
+            )
             try:
                 done = subprocess.run(command, capture_output=True, text=True, timeout=args.timeout, check=True)
             except subprocess.TimeoutExpired:
                 print(f"| {name} | {policy} | | | | > {args.timeout:.0f} | | | | | |", flush=True)
                 continue
             except subprocess.CalledProcessError as error:
-                print(f"| {name} | {policy} | failed: {error.stderr.strip().splitlines()[-1]} | | | | | | | | |", flush=True)
+                print(
+                    f"| {name} | {policy} | failed: {error.stderr.strip().splitlines()[-1]} | | | | | | | | |",
+                    flush=True,
+                )
                 continue
             r = json.loads(done.stdout)
             cells = [name.split("-cln")[0].removesuffix(".swf.gz"), policy, f"{r['jobs']:,}", f"{r['procs']:,}"]

@@ -33,16 +33,16 @@ POLICIES = {
 def one_run(trace: str, days: float, seed: int, policy: str) -> dict:
     import resource
 
-    from schedlab.runner import run
+    from schedlab.runner import run, tasks_instance
     from schedlab.workload.tasks import load_tasks
 
     began = time.perf_counter()
     tasks, _ = load_tasks(trace, window=days * 86400, seed=seed)
     read = time.perf_counter() - began
-    result = run(tasks.instance, policy, POLICIES[policy], seed=seed)
+    result = run(tasks_instance(tasks), policy, POLICIES[policy], seed=seed)
     return {
-        "tasks": len(tasks.instance.jobs),
-        "procs": tasks.instance.platform.n_procs,
+        "tasks": len(tasks.jobs),
+        "procs": tasks.n_procs,
         "read": read,
         **result.seconds,
         "total": time.perf_counter() - began,
@@ -62,10 +62,23 @@ def main() -> None:
     if args.one:
         print(json.dumps(one_run(args.trace, args.days, args.seed, args.one)))
         return
-    print("| policy | params | tasks | m | read s | simulate s | validate s | total s | tasks/s | mean stretch | peak MiB |")
+    print(
+        "| policy | params | tasks | m | read s | simulate s | validate s | total s | tasks/s | mean stretch | peak MiB |"
+    )
     print("|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|")
     for policy in args.policies:
-        command = [sys.executable, __file__, "--trace", args.trace, "--days", str(args.days), "--seed", str(args.seed), "--one", policy]
+        command = [
+            sys.executable,
+            __file__,
+            "--trace",
+            args.trace,
+            "--days",
+            str(args.days),
+            "--seed",
+            str(args.seed),
+            "--one",
+            policy,
+        ]
         r = json.loads(subprocess.run(command, capture_output=True, text=True, check=True).stdout)
         params = " ".join(f"{k}={v}" for k, v in POLICIES[policy].items()) or "-"
         cells = [policy, params, f"{r['tasks']:,}", str(r["procs"])]

@@ -70,8 +70,10 @@ def main() -> None:
         return
 
     print(f"conservative backfilling, penalty {args.penalty}, median of {args.repeat} runs\n")
-    print("| trace | platform | jobs | allocator | simulate s | jobs/s | peak MiB | validate s | "
-          "sum flow / basic | level factor | success rate | s / basic |")
+    print(
+        "| trace | platform | jobs | allocator | simulate s | jobs/s | peak MiB | validate s | "
+        "sum flow / basic | level factor | success rate | s / basic |"
+    )
     print("|---|---|--:|---|--:|--:|--:|--:|--:|--:|--:|--:|")
     for label, name, platform, window in CASES:
         if args.only is not None and not any(s in label for s in args.only):
@@ -82,30 +84,49 @@ def main() -> None:
             continue
         reference = None
         for allocator in args.allocators:
-            spec = json.dumps({"trace": path, "platform": platform, "window": window,
-                               "allocator": allocator, "penalty": args.penalty})
+            spec = json.dumps(
+                {"trace": path, "platform": platform, "window": window, "allocator": allocator, "penalty": args.penalty}
+            )
             runs = []
             try:
                 for _ in range(args.repeat):
-                    done = subprocess.run([sys.executable, __file__, "--one", spec], capture_output=True, text=True,
-                                          timeout=args.timeout, check=True)
+                    done = subprocess.run(
+                        [sys.executable, __file__, "--one", spec],
+                        capture_output=True,
+                        text=True,
+                        timeout=args.timeout,
+                        check=True,
+                    )
                     runs.append(json.loads(done.stdout))
             except subprocess.TimeoutExpired:
                 print(f"| {label} | {platform} | | {allocator} | > {args.timeout:.0f} | | | | | | | |", flush=True)
                 continue
             except subprocess.CalledProcessError as error:
-                print(f"| {label} | {platform} | failed: {error.stderr.strip().splitlines()[-1]} | {allocator} |"
-                      " | | | | | | | |", flush=True)
+                print(
+                    f"| {label} | {platform} | failed: {error.stderr.strip().splitlines()[-1]} | {allocator} |"
+                    " | | | | | | | |",
+                    flush=True,
+                )
                 continue
             r = runs[0]
             seconds = statistics.median(x["simulate"] for x in runs)
             peak = max(x["peak_mib"] for x in runs)
             if reference is None:
                 reference = (seconds, r["sum_flow"])
-            cells = [label, platform, f"{r['jobs']:,}", allocator, f"{seconds:.2f}", f"{r['jobs'] / seconds:,.0f}",
-                     f"{peak:.0f}", f"{statistics.median(x['validate'] for x in runs):.2f}",
-                     f"{r['sum_flow'] / reference[1]:.3f}", f"{r['platform_level_factor']:.3f}",
-                     f"{r['success_rate']:.4f}", f"{seconds / reference[0]:.2f}"]
+            cells = [
+                label,
+                platform,
+                f"{r['jobs']:,}",
+                allocator,
+                f"{seconds:.2f}",
+                f"{r['jobs'] / seconds:,.0f}",
+                f"{peak:.0f}",
+                f"{statistics.median(x['validate'] for x in runs):.2f}",
+                f"{r['sum_flow'] / reference[1]:.3f}",
+                f"{r['platform_level_factor']:.3f}",
+                f"{r['success_rate']:.4f}",
+                f"{seconds / reference[0]:.2f}",
+            ]
             print("| " + " | ".join(cells) + " |", flush=True)
 
 

@@ -10,8 +10,15 @@ from schedlab.workload.jobs import JobTable
 
 
 @st.composite
-def rigid_instances(draw, max_jobs: int = 12, max_procs: int = 8, max_time: int = 20, kills: bool = True,
-                    min_procs: int = 1, sequential: bool = False):
+def rigid_instances(
+    draw,
+    max_jobs: int = 12,
+    max_procs: int = 8,
+    max_time: int = 20,
+    kills: bool = True,
+    min_procs: int = 1,
+    sequential: bool = False,
+):
     """A machine of 1..max_procs processors and up to max_jobs jobs with integer times.
 
     Submit times collide often (small range) so ties are exercised; run times may
@@ -37,7 +44,9 @@ def job_tables(draw, min_jobs: int = 0, max_jobs: int = 15, max_procs: int = 409
     """Valid JobTables with unsorted float submit times, unique ids, and run times that may exceed the estimate."""
     n = draw(st.integers(min_jobs, max_jobs))
     times = st.floats(min_value=0, max_value=1e9, allow_nan=False, allow_infinity=False)
-    positive = st.floats(min_value=1e-6, max_value=1e7, allow_nan=False, allow_infinity=False) | st.integers(1, 10**6).map(float)
+    positive = st.floats(min_value=1e-6, max_value=1e7, allow_nan=False, allow_infinity=False) | st.integers(
+        1, 10**6
+    ).map(float)
     return JobTable.from_arrays(
         id=draw(st.lists(st.integers(1, max_id), min_size=n, max_size=n, unique=True)),
         submit=draw(st.lists(times, min_size=n, max_size=n)),

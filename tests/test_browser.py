@@ -18,7 +18,7 @@ from schedlab.campaign import load_campaign, run_campaign
 from schedlab.campaign.report import write_report
 from schedlab.engine import simulate
 from schedlab.output import write_jobs_csv
-from schedlab.policies import make_policy
+from schedlab.registry import make_policy
 from schedlab.report.gantt_html import gantt_html
 from schedlab.runner import load_instance
 from schedlab.schedule import Instance
@@ -40,13 +40,21 @@ def _browser_paths() -> tuple[str, str] | None:
 def browser():
     paths = _browser_paths()
     if paths is None:
-        pytest.skip("no chromium/chromedriver: run `bash scripts/install-browser.sh` as root (apt-get install chromium chromium-driver)")
+        pytest.skip(
+            "no chromium/chromedriver: run `bash scripts/install-browser.sh` as root (apt-get install chromium chromium-driver)"
+        )
     from selenium.webdriver.chrome.options import Options
     from selenium.webdriver.chrome.service import Service
 
     options = Options()
     options.binary_location = paths[0]
-    for flag in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu", "--window-size=1400,1000"):
+    for flag in (
+        "--headless=new",
+        "--no-sandbox",
+        "--disable-dev-shm-usage",
+        "--disable-gpu",
+        "--window-size=1400,1000",
+    ):
         options.add_argument(flag)
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     driver = webdriver.Chrome(service=Service(executable_path=paths[1]), options=options)
@@ -62,7 +70,9 @@ def open_page(driver, path: Path) -> None:
     driver.get_log("browser")
     driver.get(path.resolve().as_uri())
     WebDriverWait(driver, 30).until(
-        lambda d: d.execute_script("return document.readyState === 'complete' && [...document.images].every(i => i.complete)")
+        lambda d: d.execute_script(
+            "return document.readyState === 'complete' && [...document.images].every(i => i.complete)"
+        )
     )
 
 
@@ -79,7 +89,7 @@ def test_campaign_report_renders(browser, traces_dir, tmp_path):
 
             [[workloads]]
             name = "KTH-SP2"
-            trace = "{traces_dir / 'KTH-SP2-1996-2.1-cln.swf.gz'}"
+            trace = "{traces_dir / "KTH-SP2-1996-2.1-cln.swf.gz"}"
             status = 1
             windows = {{ sample = "random", count = 3, length = "1d" }}
 
@@ -95,7 +105,9 @@ def test_campaign_report_renders(browser, traces_dir, tmp_path):
     assert not run_campaign(campaign, jobs=1).failed
     write_report(campaign, tmp_path / "report", baseline="fcfs")
     open_page(browser, tmp_path / "report" / "index.html")
-    rows = browser.execute_script("return [...document.querySelectorAll('table')].map(t => t.querySelectorAll('tr td').length)")
+    rows = browser.execute_script(
+        "return [...document.querySelectorAll('table')].map(t => t.querySelectorAll('tr td').length)"
+    )
     assert len(rows) == 6 and all(cells > 0 for cells in rows)  # 3 metrics x (summary, relative to fcfs)
     images = browser.execute_script("return [...document.images].map(i => [i.naturalWidth, i.naturalHeight])")
     assert len(images) == 3 and all(w > 0 and h > 0 for w, h in images)
@@ -113,7 +125,9 @@ def test_gantt_page_renders(browser, traces_dir, tmp_path):
         open_page(browser, tmp_path / name)
         from selenium.webdriver.support.ui import WebDriverWait
 
-        WebDriverWait(browser, 30).until(lambda d: d.execute_script("return document.querySelectorAll('#gantt .main-svg').length > 0"))
+        WebDriverWait(browser, 30).until(
+            lambda d: d.execute_script("return document.querySelectorAll('#gantt .main-svg').length > 0")
+        )
         traces = browser.execute_script("return document.getElementById('gantt')._fullData.map(t => t.type)")
         assert traces == [kind, "scatter", "scatter"]
         drawn_marks = browser.execute_script(

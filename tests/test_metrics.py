@@ -14,7 +14,7 @@ import pytest
 from schedlab.engine import simulate
 from schedlab.metrics import AGGREGATED, aggregate, job_metrics
 from schedlab.platform import Machine
-from schedlab.policies import make_policy
+from schedlab.registry import make_policy
 from schedlab.schedule import Instance, JobStatus, Piece, Schedule
 from schedlab.validation import validate
 from schedlab.workload.jobs import JobTable
@@ -113,7 +113,9 @@ def test_killed_job_is_measured_on_its_executed_length():
     bsld (tau 1) 5 / 5 = 1; utilization 1 * 5 / (2 * 5)."""
     jobs = JobTable.from_arrays(submit=[0], run_time=[100], requested_time=[5], procs=[1])
     instance = Instance(jobs, Machine(2))
-    schedule = Schedule(start=np.array([0.0]), end=np.array([5.0]), status=np.array([K], dtype=np.int8), alloc=[((0, 1),)])
+    schedule = Schedule(
+        start=np.array([0.0]), end=np.array([5.0]), status=np.array([K], dtype=np.int8), alloc=[((0, 1),)]
+    )
     validate(instance, schedule)
     m = job_metrics(instance, schedule, tau=1.0)
     assert m["execution"].tolist() == [5.0]
@@ -165,7 +167,9 @@ def test_no_started_job_gives_none_not_nan():
     """Every job rejected: per-job aggregates and makespan are undefined, written as None."""
     jobs = JobTable.from_arrays(submit=[3, 5], run_time=[1, 1], procs=[1, 1])
     instance = Instance(jobs, Machine(1))
-    schedule = Schedule(start=np.full(2, np.nan), end=np.full(2, np.nan), status=np.array([R, R], dtype=np.int8), alloc=[None, None])
+    schedule = Schedule(
+        start=np.full(2, np.nan), end=np.full(2, np.nan), status=np.array([R, R], dtype=np.int8), alloc=[None, None]
+    )
     a = aggregate(instance, schedule)
     for name in AGGREGATED:
         assert a[f"{name}_mean"] is None and a[f"{name}_max"] is None and a[f"{name}_l2"] is None

@@ -17,12 +17,10 @@ import pyarrow.csv as pa_csv
 import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
-from strategies import rigid_instances
 
 from schedlab.engine import simulate
 from schedlab.errors import InputError, ValidationError
 from schedlab.metrics import aggregate, job_metrics
-from schedlab.engine.runtime import TopologyPenalty
 from schedlab.output import (
     BATSIM_COLUMNS,
     EXTRA_COLUMNS,
@@ -36,10 +34,12 @@ from schedlab.output import (
 from schedlab.platform import Machine
 from schedlab.platform.intervals import format_allocation, normalize
 from schedlab.platform.tree import FatTree
-from schedlab.policies import make_policy
+from schedlab.registry import make_policy
+from schedlab.runtime import TopologyPenalty
 from schedlab.schedule import Instance, JobStatus, Piece, Schedule
 from schedlab.validation import validate
 from schedlab.workload.jobs import JobTable
+from strategies import rigid_instances
 
 C, K, R = JobStatus.COMPLETED, JobStatus.KILLED, JobStatus.REJECTED
 
@@ -68,7 +68,9 @@ def small():
     - job 8: submit 0.5, run 10, requested 2.5, 2 procs on 2-3: [0.5, 3), KILLED;
     - job 9: submit 1, 1 proc: one aborted piece [3, 4) on 0, then REJECTED.
     """
-    jobs = JobTable.from_arrays(submit=[0, 0.5, 1], run_time=[3, 10, 4], requested_time=[3, 2.5, 4], procs=[3, 2, 1], id=[7, 8, 9])
+    jobs = JobTable.from_arrays(
+        submit=[0, 0.5, 1], run_time=[3, 10, 4], requested_time=[3, 2.5, 4], procs=[3, 2, 1], id=[7, 8, 9]
+    )
     schedule = Schedule(
         start=np.array([0.0, 0.5, np.nan]),
         end=np.array([3.0, 3.0, np.nan]),
@@ -91,8 +93,14 @@ EXPECTED_CSV = (
 
 def test_columns_are_batsims_in_evalys_order_then_ours():
     assert BATSIM_COLUMNS == EVALYS_COLUMNS
-    assert EXTRA_COLUMNS == ("final_state", "run_time", "bounded_slowdown", "bounded_slowdown_unclamped", "n_aborted",
-                             "n_preempted")
+    assert EXTRA_COLUMNS == (
+        "final_state",
+        "run_time",
+        "bounded_slowdown",
+        "bounded_slowdown_unclamped",
+        "n_aborted",
+        "n_preempted",
+    )
 
 
 def test_jobs_csv_exact_text(tmp_path):
@@ -140,15 +148,15 @@ def on_a_fat_tree():
         status=np.array([C, C, K, R], dtype=np.int8),
         alloc=[((1, 3),), ((4, 6), (7, 8)), ((0, 1), (3, 4), (6, 7)), None],
     )
-    return Instance(jobs, tree), schedule, TopologyPenalty(tree, "quadratic", 2.0)
+    return Instance(jobs, tree, TopologyPenalty(tree, "quadratic", 2.0, jobs)), schedule
 
 
 def test_jobs_csv_on_a_fat_tree_adds_the_topology_columns(tmp_path):
     """Hand-computed b_j, K_j, K*_j, L, L_min and T' after our columns; empty for the rejected job."""
-    instance, schedule, penalty = on_a_fat_tree()
-    validate(instance, schedule, allow_rejected=True, runtime=penalty)  # the hand schedule is the engine's rule
+    instance, schedule = on_a_fat_tree()
+    validate(instance, schedule, allow_rejected=True)  # the hand schedule is the engine's rule
     path = tmp_path / "jobs.csv"
-    write_jobs_csv(path, instance, schedule, runtime=penalty)
+    write_jobs_csv(path, instance, schedule)
     header, *rows = [line.split(",") for line in path.read_text().splitlines()]
     assert tuple(header) == BATSIM_COLUMNS + EXTRA_COLUMNS + TOPOLOGY_COLUMNS
     width = len(TOPOLOGY_COLUMNS)
@@ -164,7 +172,8 @@ def test_jobs_csv_on_a_fat_tree_adds_the_topology_columns(tmp_path):
 
 
 def test_penalised_run_time_is_the_run_time_without_a_penalty(tmp_path):
-    instance, schedule, _ = on_a_fat_tree()
+    penalised, schedule = on_a_fat_tree()
+    instance = Instance(penalised.jobs, penalised.platform)  # the default model: rigid run times
     path = tmp_path / "jobs.csv"
     write_jobs_csv(path, instance, schedule)
     assert read_jobs_csv(path)["penalised_run_time"].tolist()[:3] == [4.0, 5.0, 3.0]
@@ -195,7 +204,9 @@ _lengths = st.floats(min_value=1e-6, max_value=1e7, allow_nan=False, allow_infin
 
 @settings(max_examples=60, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(rows=st.lists(st.tuples(_times, _times, _lengths, _lengths), min_size=1, max_size=8))
-@example(rows=[(0.1, 0.2, 1 / 3, 1e-5), (1e16, 0.0, 12.5, 2.0**53 + 2), (2.0**53 - 1, 5e-324, 1e-6, 0.30000000000000004)])
+@example(
+    rows=[(0.1, 0.2, 1 / 3, 1e-5), (1e16, 0.0, 12.5, 2.0**53 + 2), (2.0**53 - 1, 5e-324, 1e-6, 0.30000000000000004)]
+)
 def test_float_columns_round_trip_exactly(tmp_path, rows):
     """Whatever the floats, read_jobs_csv(write_jobs_csv(...)) gives back the very same float64 values."""
     submit, wait, run, requested = (np.array(c, dtype=np.float64) for c in zip(*rows))
@@ -214,10 +225,17 @@ def test_float_columns_round_trip_exactly(tmp_path, rows):
     frame = read_jobs_csv(path)
     m = job_metrics(instance, schedule)
     expected = {
-        "submission_time": submit, "requested_time": requested, "run_time": run,
-        "starting_time": schedule.start, "finish_time": schedule.end, "execution_time": m["execution"],
-        "waiting_time": m["wait"], "turnaround_time": m["response"], "stretch": m["slowdown"],
-        "bounded_slowdown": m["bsld"], "bounded_slowdown_unclamped": m["bsld_unclamped"],
+        "submission_time": submit,
+        "requested_time": requested,
+        "run_time": run,
+        "starting_time": schedule.start,
+        "finish_time": schedule.end,
+        "execution_time": m["execution"],
+        "waiting_time": m["wait"],
+        "turnaround_time": m["response"],
+        "stretch": m["slowdown"],
+        "bounded_slowdown": m["bsld"],
+        "bounded_slowdown_unclamped": m["bsld_unclamped"],
     }
     for column, values in expected.items():
         got = frame[column].to_numpy()

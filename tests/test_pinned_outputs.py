@@ -30,8 +30,18 @@ KTH = "KTH-SP2-1996-2.1-cln.swf.gz"
 HPC2N = "HPC2N-2002-2.2-cln.swf.gz"
 CURIE = "CEA-Curie-2011-2.1-cln.swf.gz"
 EXAMPLES = Path(__file__).resolve().parent / "data" / "hybrid"
-_VOLATILE = {"run_id", "trace", "wall_seconds", "load_seconds", "simulate_seconds", "validate_seconds", "seconds",
-             "ilp_seconds", "mean_seconds", "seconds_mean"}
+_VOLATILE = {
+    "run_id",
+    "trace",
+    "wall_seconds",
+    "load_seconds",
+    "simulate_seconds",
+    "validate_seconds",
+    "seconds",
+    "ilp_seconds",
+    "mean_seconds",
+    "seconds_mean",
+}
 
 
 def invoke(*args) -> None:
@@ -102,9 +112,22 @@ PINNED_ALLOCATORS = {
 def test_fat_tree_allocators_on_kth(tmp_path, traces_dir, allocator):
     """Conservative (start-now) with every allocator on the first 60 days of KTH-SP2, on a three-level
     fat tree with the quadratic penalty: the jobs.csv topology columns are covered too."""
-    got = simulated(tmp_path, traces_dir / KTH, "--policy", "conservative", "--param", "compress=start-now",
-                    "--allocator", allocator, "--platform", "fat-tree:1,2,10,100", "--penalty", "quadratic:2",
-                    "--window", "0:5184000")
+    got = simulated(
+        tmp_path,
+        traces_dir / KTH,
+        "--policy",
+        "conservative",
+        "--param",
+        "compress=start-now",
+        "--allocator",
+        allocator,
+        "--platform",
+        "fat-tree:1,2,10,100",
+        "--penalty",
+        "quadratic:2",
+        "--window",
+        "0:5184000",
+    )
     assert got == PINNED_ALLOCATORS[allocator]
 
 
@@ -133,8 +156,21 @@ PINNED_TASKS = {
 
 def tasks_simulated(tmp_path: Path, trace: Path, policy: str, window: str) -> tuple[str, str]:
     out = tmp_path / "tasks"
-    invoke("tasks", "simulate", trace, "--policy", policy, "--window", window, "--seed", "3", "--out", out,
-           "--force", "--json")
+    invoke(
+        "tasks",
+        "simulate",
+        trace,
+        "--policy",
+        policy,
+        "--window",
+        window,
+        "--seed",
+        "3",
+        "--out",
+        out,
+        "--force",
+        "--json",
+    )
     return digest((out / "jobs.csv").read_bytes()), metrics_digest(out / "metrics.json")
 
 
@@ -148,8 +184,10 @@ def test_task_policies_on_a_curie_window(tmp_path, traces_dir, policy):
     assert tasks_simulated(tmp_path, traces_dir / CURIE, policy, "7d") == PINNED_TASKS["Curie", policy]
 
 
-HYBRID_ALGOS = ("approx32,approx32-mk,approx2,da2,dual2,dada,heft,lpt-seq,spt-seq,ratio-seq,lpt-par,spt-par,"
-                "ratio-par,eft,equal,proportional,self-scheduling,cpu-only,gpu-only")
+HYBRID_ALGOS = (
+    "approx32,approx32-mk,approx2,da2,dual2,dada,heft,lpt-seq,spt-seq,ratio-seq,lpt-par,spt-par,"
+    "ratio-par,eft,equal,proportional,self-scheduling,cpu-only,gpu-only"
+)
 PINNED_HYBRID = {"example_a": "3e32876aa43a1e5c", "example_b": "cdd55abc05c06f7e"}
 
 

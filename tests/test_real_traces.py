@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from rigid_reference import reference_starts
 
+from rigid_reference import reference_starts
 from schedlab import load_instance, run
 from schedlab.schedule import Instance
 
@@ -51,8 +51,13 @@ def test_starts_equal_the_naive_reference_on_a_busy_window(traces_dir, name, pol
     result = run(window, policy)  # validated
     jobs = window.jobs
     expected = reference_starts(
-        jobs.submit.tolist(), jobs.run_time.tolist(), jobs.requested_time.tolist(), jobs.procs.tolist(),
-        jobs.id.tolist(), window.platform.n_procs, easy=policy == "easy",
+        jobs.submit.tolist(),
+        jobs.run_time.tolist(),
+        jobs.requested_time.tolist(),
+        jobs.procs.tolist(),
+        jobs.id.tolist(),
+        window.platform.n_procs,
+        easy=policy == "easy",
     )
     waited = np.count_nonzero(result.schedule.start > jobs.submit)
     assert waited > 50, "the window should exercise the queue"

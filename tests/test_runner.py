@@ -27,7 +27,7 @@ def test_jobs_csv_has_topology_columns_on_a_fat_tree_only(data_dir, tmp_path):
     jobs = JobTable.from_arrays(submit=[0, 0], run_time=[100, 10], requested_time=[100, 100], procs=[1, 2])
     run(Instance(jobs, FatTree((1, 2, 4, 8))), "conservative", penalty="quadratic:2").write(tmp_path / "tree")
     frame = read_jobs_csv(tmp_path / "tree" / "jobs.csv")
-    assert tuple(frame.columns[-len(TOPOLOGY_COLUMNS):]) == TOPOLOGY_COLUMNS
+    assert tuple(frame.columns[-len(TOPOLOGY_COLUMNS) :]) == TOPOLOGY_COLUMNS
     assert frame["allocated_resources"].tolist() == ["0", "1-2"]
     assert frame["level"].tolist() == [1, 2] and frame["min_level"].tolist() == [1, 1]
     assert frame["penalised_run_time"].tolist() == frame["execution_time"].tolist() == [100, 20]

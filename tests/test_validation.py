@@ -13,15 +13,15 @@ import numpy as np
 import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
-from strategies import rigid_instances
 
 from schedlab.engine import simulate
 from schedlab.errors import ValidationError
 from schedlab.platform import Machine
-from schedlab.policies import make_policy
+from schedlab.registry import make_policy
 from schedlab.schedule import Instance, JobStatus, Piece, Schedule
 from schedlab.validation import validate
 from schedlab.workload.jobs import JobTable
+from strategies import rigid_instances
 
 C, K, R, N = JobStatus.COMPLETED, JobStatus.KILLED, JobStatus.REJECTED, JobStatus.NOT_STARTED
 
@@ -36,7 +36,11 @@ def base():
       then [5, 7) on 3, COMPLETED.
     """
     jobs = JobTable.from_arrays(
-        submit=[0, 1, 2, 0], run_time=[5, 20, 3, 2], requested_time=[10, 4, 3, 2], procs=[2, 2, 3, 1], id=[11, 12, 13, 14]
+        submit=[0, 1, 2, 0],
+        run_time=[5, 20, 3, 2],
+        requested_time=[10, 4, 3, 2],
+        procs=[2, 2, 3, 1],
+        id=[11, 12, 13, 14],
     )
     schedule = Schedule(
         start=np.array([0.0, 1.0, 5.0, 5.0]),
@@ -99,6 +103,7 @@ def _set(row, **fields):
     def mutate(s):
         for name, value in fields.items():
             getattr(s, name)[row] = value
+
     return mutate
 
 
@@ -109,12 +114,14 @@ def _reject(row):
 def _piece(*pieces):
     def mutate(s):
         s.aborted = list(pieces)
+
     return mutate
 
 
 def _shorten(name):
     def mutate(s):
         setattr(s, name, getattr(s, name)[:3])
+
     return mutate
 
 
@@ -122,56 +129,154 @@ MUTATIONS = [
     # (id, mutation, allow_rejected, regex the message must match)
     ("1 start too short", _shorten("start"), False, r"^schedule\.start has 3 entries, the job table 4"),
     ("1 alloc too short", _shorten("alloc"), False, r"^schedule\.alloc has 3 entries"),
-    ("2 NOT_STARTED left", _set(2, status=N, start=np.nan, end=np.nan, alloc=None), True, r"^job 13: status NOT_STARTED"),
+    (
+        "2 NOT_STARTED left",
+        _set(2, status=N, start=np.nan, end=np.nan, alloc=None),
+        True,
+        r"^job 13: status NOT_STARTED",
+    ),
     ("2 rejected not allowed", _reject(2), False, r"^job 13: status REJECTED .*allow_rejected=False"),
     ("2 unknown status code", _set(1, status=7), True, r"^job 12: status code 7"),
     ("3 started with NaN start", _set(2, start=np.nan), False, r"^job 13: started \(COMPLETED\) but start = nan"),
     ("3 started with inf end", _set(1, end=np.inf), False, r"^job 12: started \(KILLED\) but .*end = inf"),
-    ("3 rejected with times", _set(2, status=R, alloc=None), True, r"^job 13: never started \(REJECTED\) but start = 5\.0"),
-    ("3 rejected with allocation", _set(2, status=R, start=np.nan, end=np.nan), True,
-     r"^job 13: never started \(REJECTED\) but has allocation \(\(0, 3\),\)"),
-    ("3 started without allocation", _set(0, alloc=None), False, r"^job 11: started \(COMPLETED\) but has no allocation"),
-    ("4 start before submit", _set(2, start=1.0, end=4.0), False, r"^job 13: starts at 1\.0, before its submit time 2\.0"),
+    (
+        "3 rejected with times",
+        _set(2, status=R, alloc=None),
+        True,
+        r"^job 13: never started \(REJECTED\) but start = 5\.0",
+    ),
+    (
+        "3 rejected with allocation",
+        _set(2, status=R, start=np.nan, end=np.nan),
+        True,
+        r"^job 13: never started \(REJECTED\) but has allocation \(\(0, 3\),\)",
+    ),
+    (
+        "3 started without allocation",
+        _set(0, alloc=None),
+        False,
+        r"^job 11: started \(COMPLETED\) but has no allocation",
+    ),
+    (
+        "4 start before submit",
+        _set(2, start=1.0, end=4.0),
+        False,
+        r"^job 13: starts at 1\.0, before its submit time 2\.0",
+    ),
     ("5 killed job marked COMPLETED", _set(1, status=C), False, r"^job 12: status COMPLETED .* make it KILLED"),
     ("5 completed job marked KILLED", _set(0, status=K), False, r"^job 11: status KILLED .* make it COMPLETED"),
     ("6 end != start + run", _set(0, end=6.0), False, r"^job 11: runs from 0\.0 to 6\.0 .* = 5\.0 s"),
     ("6 killed job runs its full run time", _set(1, end=21.0), False, r"^job 12: runs from 1\.0 to 21\.0 .* = 4\.0 s"),
-    ("7 allocation size != procs", _set(2, alloc=((0, 2),)), False, r"^job 13: allocation: 0-1 holds 2 processors, the job needs 3"),
-    ("7 empty allocation for started job", _set(3, alloc=()), False, r"^job 14: allocation: \(empty\) holds 0 processors"),
-    ("7 processor id out of range", _set(3, alloc=((4, 5),)), False, r"^job 14: allocation: range \(4, 5\) is outside processors 0\.\.3"),
+    (
+        "7 allocation size != procs",
+        _set(2, alloc=((0, 2),)),
+        False,
+        r"^job 13: allocation: 0-1 holds 2 processors, the job needs 3",
+    ),
+    (
+        "7 empty allocation for started job",
+        _set(3, alloc=()),
+        False,
+        r"^job 14: allocation: \(empty\) holds 0 processors",
+    ),
+    (
+        "7 processor id out of range",
+        _set(3, alloc=((4, 5),)),
+        False,
+        r"^job 14: allocation: range \(4, 5\) is outside processors 0\.\.3",
+    ),
     ("7 negative processor id", _set(3, alloc=((-1, 0),)), False, r"^job 14: allocation: range \(-1, 0\) is outside"),
     ("7 reversed range", _set(3, alloc=((3, 2),)), False, r"^job 14: allocation: range \(3, 2\) is empty or reversed"),
     ("7 unsorted ranges", _set(2, alloc=((2, 3), (0, 2))), False, r"^job 13: allocation: ranges are not sorted"),
-    ("7 adjacent ranges", _set(2, alloc=((0, 2), (2, 3))), False, r"^job 13: allocation: ranges are not sorted, disjoint and non-adjacent"),
+    (
+        "7 adjacent ranges",
+        _set(2, alloc=((0, 2), (2, 3))),
+        False,
+        r"^job 13: allocation: ranges are not sorted, disjoint and non-adjacent",
+    ),
     ("7 list instead of tuple", _set(0, alloc=[(0, 2)]), False, r"^job 11: allocation: .* is a list, expected a tuple"),
-    ("7 float bounds", _set(0, alloc=((0.0, 2.0),)), False, r"^job 11: allocation: range \(0\.0, 2\.0\) is not a pair of integers"),
-    ("7 bool bounds", _set(3, alloc=((False, True),)), False, r"^job 14: allocation: range \(False, True\) is not a pair of integers"),
-    ("8 piece row out of range", _piece(Piece(job=4, start=0.0, end=1.0, alloc=((3, 4),))), False,
-     r"^aborted piece 0: job row 4 is not a row of the job table \(0\.\.3\)"),
-    ("8 piece with NaN time", _piece(Piece(job=3, start=np.nan, end=1.0, alloc=((3, 4),))), False,
-     r"^job 14: aborted piece 0 has start = nan"),
-    ("8 piece before submit", _piece(Piece(job=2, start=1.0, end=2.0, alloc=((0, 3),))), False,
-     r"^job 13: aborted piece 0 starts at 1\.0, before its submit time 2\.0"),
-    ("8 piece ends before it starts", _piece(Piece(job=3, start=1.0, end=0.5, alloc=((3, 4),))), False,
-     r"^job 14: aborted piece 0 ends at 0\.5, before it starts at 1\.0"),
-    ("8 piece ends after final start", _piece(Piece(job=3, start=0.0, end=6.0, alloc=((3, 4),))), False,
-     r"^job 14: aborted piece 0 ends at 6\.0, after the job's final start 5\.0"),
-    ("8 piece allocation size", _piece(Piece(job=3, start=0.0, end=1.0, alloc=((2, 4),))), False,
-     r"^job 14: aborted piece 0 allocation: 2-3 holds 2 processors, the job needs 1"),
-    ("8 aborted pieces overlap", _piece(Piece(job=3, start=0.0, end=1.0, alloc=((3, 4),)),
-                                         Piece(job=0, start=0.0, end=0.0, alloc=((0, 2),)),
-                                         Piece(job=3, start=0.5, end=0.75, alloc=((3, 4),))), False,
-     r"^job 14: aborted pieces 0 \(0\.0 to 1\.0\) and 2 \(0\.5 to 0\.75\) overlap in time"),
-    ("9 double-booked processor", _set(3, alloc=((2, 3),)), False,
-     r"^processor 2 is used by job 13 from 5\.0 to 8\.0 and by job 14 from 5\.0 to 7\.0 at time 5\.0"),
-    ("9 piece double-booked", _piece(Piece(job=3, start=0.0, end=2.0, alloc=((2, 3),))), False,
-     r"^processor 2 is used by job 14 \(aborted piece 0\) from 0\.0 to 2\.0 and by job 12 from 1\.0 to 5\.0 at time 1\.0"),
-    ("9 overlap in the middle", _set(2, start=4.0, end=7.0), False,
-     r"^processor 0 is used by job 11 from 0\.0 to 5\.0 and by job 13 from 4\.0 to 7\.0 at time 4\.0"),
+    (
+        "7 float bounds",
+        _set(0, alloc=((0.0, 2.0),)),
+        False,
+        r"^job 11: allocation: range \(0\.0, 2\.0\) is not a pair of integers",
+    ),
+    (
+        "7 bool bounds",
+        _set(3, alloc=((False, True),)),
+        False,
+        r"^job 14: allocation: range \(False, True\) is not a pair of integers",
+    ),
+    (
+        "8 piece row out of range",
+        _piece(Piece(job=4, start=0.0, end=1.0, alloc=((3, 4),))),
+        False,
+        r"^aborted piece 0: job row 4 is not a row of the job table \(0\.\.3\)",
+    ),
+    (
+        "8 piece with NaN time",
+        _piece(Piece(job=3, start=np.nan, end=1.0, alloc=((3, 4),))),
+        False,
+        r"^job 14: aborted piece 0 has start = nan",
+    ),
+    (
+        "8 piece before submit",
+        _piece(Piece(job=2, start=1.0, end=2.0, alloc=((0, 3),))),
+        False,
+        r"^job 13: aborted piece 0 starts at 1\.0, before its submit time 2\.0",
+    ),
+    (
+        "8 piece ends before it starts",
+        _piece(Piece(job=3, start=1.0, end=0.5, alloc=((3, 4),))),
+        False,
+        r"^job 14: aborted piece 0 ends at 0\.5, before it starts at 1\.0",
+    ),
+    (
+        "8 piece ends after final start",
+        _piece(Piece(job=3, start=0.0, end=6.0, alloc=((3, 4),))),
+        False,
+        r"^job 14: aborted piece 0 ends at 6\.0, after the job's final start 5\.0",
+    ),
+    (
+        "8 piece allocation size",
+        _piece(Piece(job=3, start=0.0, end=1.0, alloc=((2, 4),))),
+        False,
+        r"^job 14: aborted piece 0 allocation: 2-3 holds 2 processors, the job needs 1",
+    ),
+    (
+        "8 aborted pieces overlap",
+        _piece(
+            Piece(job=3, start=0.0, end=1.0, alloc=((3, 4),)),
+            Piece(job=0, start=0.0, end=0.0, alloc=((0, 2),)),
+            Piece(job=3, start=0.5, end=0.75, alloc=((3, 4),)),
+        ),
+        False,
+        r"^job 14: aborted pieces 0 \(0\.0 to 1\.0\) and 2 \(0\.5 to 0\.75\) overlap in time",
+    ),
+    (
+        "9 double-booked processor",
+        _set(3, alloc=((2, 3),)),
+        False,
+        r"^processor 2 is used by job 13 from 5\.0 to 8\.0 and by job 14 from 5\.0 to 7\.0 at time 5\.0",
+    ),
+    (
+        "9 piece double-booked",
+        _piece(Piece(job=3, start=0.0, end=2.0, alloc=((2, 3),))),
+        False,
+        r"^processor 2 is used by job 14 \(aborted piece 0\) from 0\.0 to 2\.0 and by job 12 from 1\.0 to 5\.0 at time 1\.0",
+    ),
+    (
+        "9 overlap in the middle",
+        _set(2, start=4.0, end=7.0),
+        False,
+        r"^processor 0 is used by job 11 from 0\.0 to 5\.0 and by job 13 from 4\.0 to 7\.0 at time 4\.0",
+    ),
 ]
 
 
-@pytest.mark.parametrize(("mutate", "allow_rejected", "message"), [m[1:] for m in MUTATIONS], ids=[m[0] for m in MUTATIONS])
+@pytest.mark.parametrize(
+    ("mutate", "allow_rejected", "message"), [m[1:] for m in MUTATIONS], ids=[m[0] for m in MUTATIONS]
+)
 def test_each_broken_rule_is_reported_naming_the_job(mutate, allow_rejected, message):
     instance, schedule = base()
     validate(instance, schedule, allow_rejected=allow_rejected)  # the base passes under the same flag
@@ -232,8 +337,12 @@ def test_two_overlapping_jobs_on_the_same_processor_are_detected(instance, name,
     schedule = simulate(instance, make_policy(name, {}))
     procs = instance.jobs.procs
     s, e = schedule.start, schedule.end
-    pairs = [(a, b) for a in range(len(s)) for b in range(len(s))
-             if a != b and s[a] < e[b] and s[b] < e[a] and procs[b] <= procs[a]]
+    pairs = [
+        (a, b)
+        for a in range(len(s))
+        for b in range(len(s))
+        if a != b and s[a] < e[b] and s[b] < e[a] and procs[b] <= procs[a]
+    ]
     assume(pairs)
     a, b = data.draw(st.sampled_from(pairs))
     taken, need = [], int(procs[b])

@@ -2,9 +2,9 @@
 
 __version__ = "0.1.0"
 
-from schedlab.errors import IllegalDecision, InputError, SchedlabError, ValidationError  # noqa: E402
-from schedlab.runner import Run, load_instance, run  # noqa: E402
-from schedlab.validation import validate  # noqa: E402
+from schedlab.errors import IllegalDecision, InputError, SchedlabError, ValidationError
+from schedlab.runner import Run, load_instance, run
+from schedlab.validation import validate
 
 __all__ = [
     "IllegalDecision",

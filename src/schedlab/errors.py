@@ -45,6 +45,13 @@ class InputError(SchedlabError):
         super().__init__(f"{where}: {message}")
 
 
+class ArgumentError(SchedlabError, ValueError):
+    """A library function was called with an argument out of its range; the message names the argument.
+
+    Also a :class:`ValueError`, as Python callers expect of a bad argument value.
+    """
+
+
 class IllegalDecision(SchedlabError):
     """A policy asked the engine for something impossible (double booking, start before submit...)."""
 

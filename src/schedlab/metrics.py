@@ -24,9 +24,11 @@ import math
 
 import numpy as np
 
+from schedlab.errors import ArgumentError
+from schedlab.platform.tree import MEASURES
 from schedlab.schedule import Instance, JobStatus, Schedule
 
-__all__ = ["AGGREGATED", "aggregate", "job_metrics", "job_topology", "topology_metrics"]
+__all__ = ["AGGREGATED", "aggregate", "allocation_sizes", "flow_stretch", "job_metrics", "topology_metrics"]
 
 AGGREGATED = ("wait", "response", "slowdown", "bsld", "bsld_unclamped")
 """The per-job metrics :func:`aggregate` summarizes by mean, max and L2 norm."""
@@ -35,6 +37,16 @@ AGGREGATED = ("wait", "response", "slowdown", "bsld", "bsld_unclamped")
 def _started(schedule: Schedule) -> np.ndarray:
     status = np.asarray(schedule.status)
     return (status == JobStatus.COMPLETED) | (status == JobStatus.KILLED)
+
+
+def allocation_sizes(instance: Instance, allocs: list) -> np.ndarray:
+    """Resources held by each allocation (0 for None); the job table's ``procs`` column for rigid jobs.
+
+    Cost: O(1) for a fixed run-time model (the sizes are the job table's), else O(r) for r ranges.
+    """
+    if instance.runtime.fixed and len(allocs) == len(instance.jobs):
+        return instance.jobs.procs
+    return np.array([sum(hi - lo for lo, hi in a) if a else 0 for a in allocs], dtype=np.int64)
 
 
 def job_metrics(instance: Instance, schedule: Schedule, *, tau: float = 10.0) -> dict[str, np.ndarray]:
@@ -78,7 +90,7 @@ def job_metrics(instance: Instance, schedule: Schedule, *, tau: float = 10.0) ->
         If ``tau`` is not > 0.
     """
     if not tau > 0:
-        raise ValueError(f"tau = {tau!r}, expected a time > 0")
+        raise ArgumentError(f"tau = {tau!r}, expected a time > 0")
     started = _started(schedule)
     submit = instance.jobs.submit
     start = np.where(started, np.asarray(schedule.start, dtype=np.float64), np.nan)
@@ -165,7 +177,9 @@ def aggregate(instance: Instance, schedule: Schedule, *, tau: float = 10.0) -> d
     end = np.asarray(schedule.end, dtype=np.float64)[started]
     ends = np.concatenate([end, p_end])
     final = (np.asarray(schedule.end, dtype=np.float64) - np.asarray(schedule.start, dtype=np.float64))[started]
-    busy = float(np.sum(jobs.procs[started] * final) + np.sum(jobs.procs[p_rows] * (p_end - p_start)))
+    sizes = allocation_sizes(instance, schedule.alloc)
+    p_sizes = jobs.procs[p_rows] if instance.runtime.fixed else allocation_sizes(instance, [p.alloc for p in pieces])
+    busy = float(np.sum(sizes[started] * final) + np.sum(p_sizes * (p_end - p_start)))
 
     first_submit = float(np.min(jobs.submit)) if len(jobs) else None
     last_end = float(np.max(ends)) if ends.size else None
@@ -188,42 +202,19 @@ def aggregate(instance: Instance, schedule: Schedule, *, tau: float = 10.0) -> d
     return out
 
 
-def job_topology(instance: Instance, schedule: Schedule, tree) -> dict[str, np.ndarray]:
-    """Per-job shape of the final allocations on a fat tree (spec 000-ch4-5 section 2.3).
-
-    Source: seed 000 ch.4 section 4.3 and ch.5 section 5.6.4 [2]_.
-    Cost: O(r + n D) for n jobs holding r ranges.
-
-    Returns
-    -------
-    dict of str to int64 array
-        ``blocks`` (b_j), ``clusters`` (K_j), ``min_clusters`` (K*_j),
-        ``level`` (L), ``min_level`` (L_min), row-aligned; 0 for jobs never started.
-    """
-    tree_level, tree_clusters = tree.level, tree.clusters_used
-    started = _started(schedule)
-    n = len(instance.jobs)
-    out = {key: np.zeros(n, dtype=np.int64) for key in ("blocks", "clusters", "min_clusters", "level", "min_level")}
-    procs = instance.jobs.procs
-    for i in np.flatnonzero(started).tolist():
-        alloc = schedule.alloc[i]
-        out["blocks"][i] = len(alloc)
-        out["clusters"][i] = tree_clusters(alloc)
-        out["level"][i] = tree_level(alloc)
-        size = int(procs[i])
-        out["min_clusters"][i] = tree.min_clusters(size)
-        out["min_level"][i] = tree.min_level(size)
-    return out
-
-
-def topology_metrics(instance: Instance, schedule: Schedule, tree, *, stretch_bound: float = 10.0) -> dict[str, float | int | None]:
+def topology_metrics(
+    instance: Instance, schedule: Schedule, *, stretch_bound: float = 10.0
+) -> dict[str, float | int | None]:
     """Contiguity, locality, platform level and success of a schedule on a fat tree, JSON-able.
 
-    Source: seed 000 ch.4 section 4.6 (counts, locality ratio) and ch.5
-    section 5.7 (factors, success rate) [2]_; spec 000-ch4-5 section 2.5.
-    Cost: that of :func:`job_topology`.
+    Source: Mendonca (2017), ch. 4 section 4.6 (counts, locality ratio) and
+    ch. 5 section 5.7 (factors, success rate) [2]_.
+    Cost: that of the platform's
+    :meth:`~schedlab.platform.base.Platform.allocation_measures` (O(r + n D) on a fat tree).
 
-    Over the started jobs (COMPLETED and KILLED):
+    Over the started jobs (COMPLETED and KILLED), from the per-job measures of
+    the platform (``blocks`` b_j, ``clusters`` K_j, ``min_clusters`` K*_j,
+    ``level`` L, ``min_level`` L_min):
 
     - ``n_contiguous`` (``b_j = 1``), ``n_local`` (``K_j = K*_j``), ``n_min_level`` (``L = L_min``);
     - ``contiguity_factor`` = mean ``b_j`` (1 is best);
@@ -232,12 +223,14 @@ def topology_metrics(instance: Instance, schedule: Schedule, tree, *, stretch_bo
     - ``platform_level_factor`` = mean ``L / L_min``;
     - ``n_success`` = jobs not killed (``T' <= w_j``), ``success_rate`` = ``n_success / n_started``;
     - ``sum_flow`` = ``sum (C_j - r_j)``; ``sum_stretch`` = ``sum (C_j - r_j) / max(p_j, B)``
-      with the *original* ``p_j = min(run_time, requested_time)`` and ``B = stretch_bound``
-      (spec ambiguity 9).
+      with the *original* ``p_j = min(run_time, requested_time)`` and ``B = stretch_bound``.
 
-    Values are None when no job started.
+    Values are None when no job started; the result is empty on a platform without these measures
+    (a plain machine).
     """
-    shape = job_topology(instance, schedule, tree)
+    shape = instance.platform.allocation_measures(schedule.alloc, instance.jobs.procs)
+    if not set(MEASURES) <= set(shape):
+        return {}
     started = _started(schedule)
     status = np.asarray(schedule.status)
     jobs = instance.jobs
@@ -261,7 +254,49 @@ def topology_metrics(instance: Instance, schedule: Schedule, tree, *, stretch_bo
         out["sum_flow"] = float(np.sum(flow))
         out["sum_stretch"] = float(np.sum(flow / np.maximum(p, stretch_bound)))
     else:
-        for key in ("contiguity_factor", "locality_factor", "locality_ratio", "platform_level_factor",
-                    "success_rate", "sum_flow", "sum_stretch"):
+        for key in (
+            "contiguity_factor",
+            "locality_factor",
+            "locality_ratio",
+            "platform_level_factor",
+            "success_rate",
+            "sum_flow",
+            "sum_stretch",
+        ):
             out[key] = None
+    return out
+
+
+def flow_stretch(instance: Instance, schedule: Schedule, *, bound: float = 10.0) -> dict[str, float | None]:
+    """Flow and bounded stretch of independent tasks: max, total and L2 norm of each, and the work lost.
+
+    Source: Lucarelli, Mendonca and Trystram (2017), section II (flow
+    ``F = C - r``, bounded stretch ``S = F / max(p, B)`` with ``B = bound``).
+    ``p`` is the task's processing time ``min(run_time, requested_time)``, so
+    ``S`` equals the unclamped bounded slowdown for non-preemptive policies and
+    stays ``F / max(p, B)`` for preemptive ones (a redirected task keeps its
+    original release and processing time). ``wasted_work`` is the length of
+    the aborted pieces (work lost to redirections), not of the preempted ones.
+    Cost: O(n).
+
+    Returns
+    -------
+    dict
+        ``flow_max``, ``flow_sum``, ``flow_l2``, ``stretch_max``, ``stretch_sum``,
+        ``stretch_l2`` (None when no task ran) and ``wasted_work``.
+    """
+    jobs = instance.jobs
+    flow = job_metrics(instance, schedule, tau=bound)["response"]
+    done = ~np.isnan(flow)
+    flow = flow[done]
+    p = np.minimum(jobs.run_time, jobs.requested_time)[done]
+    stretch = flow / np.maximum(p, bound)
+    out: dict[str, float | None] = {
+        "wasted_work": float(sum(piece.end - piece.start for piece in schedule.aborted if not piece.kept))
+    }
+    for name, values in (("flow", flow), ("stretch", stretch)):
+        empty = values.size == 0
+        out[f"{name}_max"] = None if empty else float(np.max(values))
+        out[f"{name}_sum"] = None if empty else float(np.sum(values))
+        out[f"{name}_l2"] = None if empty else float(np.sqrt(np.sum(values * values)))
     return out

@@ -47,10 +47,9 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.csv as pa_csv
 
-from schedlab.engine.runtime import TopologyPenalty
-from schedlab.errors import InputError, ValidationError
-from schedlab.metrics import job_metrics, job_topology
-from schedlab.platform.tree import FatTree
+from schedlab.errors import ArgumentError, InputError, ValidationError
+from schedlab.metrics import job_metrics
+from schedlab.platform.tree import MEASURES
 from schedlab.schedule import Instance, JobStatus, Schedule
 
 __all__ = [
@@ -81,13 +80,21 @@ BATSIM_COLUMNS = (
 )
 """Batsim's ``jobs.csv`` columns, first in every file we write, in this order."""
 
-EXTRA_COLUMNS = ("final_state", "run_time", "bounded_slowdown", "bounded_slowdown_unclamped", "n_aborted", "n_preempted")
+EXTRA_COLUMNS = (
+    "final_state",
+    "run_time",
+    "bounded_slowdown",
+    "bounded_slowdown_unclamped",
+    "n_aborted",
+    "n_preempted",
+)
 """Our columns, after Batsim's: Batsim's final state word, the trace run time, both bounded slowdowns, aborted pieces."""
 
-TOPOLOGY_COLUMNS = ("blocks", "clusters", "min_clusters", "level", "min_level", "penalised_run_time")
-"""On a fat tree only, after :data:`EXTRA_COLUMNS`: the final allocation's ``b_j``, ``K_j``, ``K*_j``,
-``L``, ``L_min`` (:func:`schedlab.metrics.job_topology`) and ``T'``, the run time after the penalty
-(spec 000-ch4-5 sections 2.3-2.4); empty for a job never started."""
+TOPOLOGY_COLUMNS = (*MEASURES, "penalised_run_time")
+"""On a fat tree, after :data:`EXTRA_COLUMNS`: the final allocation's ``b_j``, ``K_j``, ``K*_j``, ``L``,
+``L_min`` (the platform's :meth:`~schedlab.platform.base.Platform.allocation_measures`) and ``T'``, the
+run time after the penalty (Mendonca 2017, ch. 5 section 5.3.4); empty for a job never started. On any
+platform with allocation measures, the measures it gives come there, followed by ``penalised_run_time``."""
 
 FINAL_STATES = {
     JobStatus.COMPLETED: "COMPLETED_SUCCESSFULLY",
@@ -159,17 +166,17 @@ def write_jobs_csv(
     schedule: Schedule,
     *,
     tau: float = 10.0,
-    runtime: TopologyPenalty | None = None,
 ) -> None:
-    """Write one row per job (job-table order): Batsim's columns, then ours, then the topology's on a fat tree.
+    """Write one row per job (job-table order): Batsim's columns, then ours, then the platform's measures.
 
     Source: Batsim ``JobsTracer::write_job`` (values and empty fields for
     rejected jobs), evalys ``JobSet.from_csv`` (the reader to satisfy).
     Cost: O(n) numpy work, one string per allocation, then Arrow's C++ CSV writer; about 1 s for 450k jobs.
 
-    Columns, in order: :data:`BATSIM_COLUMNS` then :data:`EXTRA_COLUMNS`, then
-    :data:`TOPOLOGY_COLUMNS` when the platform is a :class:`~schedlab.platform.tree.FatTree`
-    (on any other platform the file is unchanged).
+    Columns, in order: :data:`BATSIM_COLUMNS` then :data:`EXTRA_COLUMNS`, then,
+    on a platform that measures allocations (a fat tree: :data:`TOPOLOGY_COLUMNS`),
+    its measures and ``penalised_run_time`` (the run-time model's time on the
+    allocation before the walltime cap); on other platforms nothing more.
     ``execution_time``, ``waiting_time``, ``turnaround_time`` and ``stretch``
     (= turnaround / execution) refer to the final execution; ``success`` is 1
     for COMPLETED, 0 otherwise; ``allocated_resources`` uses Batsim's interval
@@ -188,9 +195,6 @@ def write_jobs_csv(
         A finished schedule (every job COMPLETED, KILLED or REJECTED).
     tau : float, default 10.0
         Bounded-slowdown threshold in seconds for the two bounded-slowdown columns.
-    runtime : TopologyPenalty, optional
-        The run-time model the engine used (:mod:`schedlab.engine.runtime`), for
-        ``penalised_run_time``; without one, ``T' = run_time``.
 
     Raises
     ------
@@ -204,8 +208,10 @@ def write_jobs_csv(
     known = np.isin(status, [int(s) for s in FINAL_STATES])
     if not known.all():
         i = int(np.flatnonzero(~known)[0])
-        raise ValidationError(f"job {jobs.id[i]}: status code {status[i]} cannot be written to jobs.csv "
-                              "(expected COMPLETED, KILLED or REJECTED)")
+        raise ValidationError(
+            f"job {jobs.id[i]}: status code {status[i]} cannot be written to jobs.csv "
+            "(expected COMPLETED, KILLED or REJECTED)"
+        )
     per_job = job_metrics(instance, schedule, tau=tau)
     started = (status == JobStatus.COMPLETED) | (status == JobStatus.KILLED)
     start = np.where(started, np.asarray(schedule.start, dtype=np.float64), np.nan)
@@ -239,31 +245,15 @@ def write_jobs_csv(
         "n_preempted": pa.array(pieces_per_job(True)),
     }
     names = BATSIM_COLUMNS + EXTRA_COLUMNS
-    if isinstance(instance.platform, FatTree):
-        columns.update(_topology_columns(instance, schedule, runtime, started))
-        names += TOPOLOGY_COLUMNS
+    measures = instance.platform.allocation_measures(schedule.alloc, instance.jobs.procs)
+    if measures:
+        measures["penalised_run_time"] = instance.runtime.run_times(schedule.alloc)
+        columns.update({name: number_array(np.where(started, value, np.nan)) for name, value in measures.items()})
+        names += tuple(measures)
     table = pa.table([columns[name] for name in names], names=list(names))
     with open(path, "wb") as f:
         f.write((",".join(names) + "\n").encode("ascii"))  # Arrow would quote the header's names
         pa_csv.write_csv(table, f, pa_csv.WriteOptions(include_header=False, quoting_style="none"))
-
-
-def _topology_columns(
-    instance: Instance, schedule: Schedule, runtime: TopologyPenalty | None, started: np.ndarray
-) -> dict[str, pa.Array]:
-    """:data:`TOPOLOGY_COLUMNS` as Arrow columns, null for jobs never started.
-
-    ``penalised_run_time`` is ``run_time * g(L - L_min)`` (spec 000-ch4-5 section 2.4), the time the
-    engine compared with the walltime; ``run_time`` itself without a model.
-    """
-    shape = job_topology(instance, schedule, instance.platform)
-    run_time = instance.jobs.run_time.astype(np.float64)
-    if runtime is not None:
-        excess = shape["level"] - shape["min_level"]  # >= 0; 0 for jobs never started
-        g = np.array([runtime.multiplier(r) for r in range(int(excess.max(initial=0)) + 1)], dtype=np.float64)
-        run_time = run_time * g[excess]
-    shape["penalised_run_time"] = run_time
-    return {name: number_array(np.where(started, shape[name], np.nan)) for name in TOPOLOGY_COLUMNS}
 
 
 def read_jobs_csv(path: str | os.PathLike) -> pd.DataFrame:
@@ -303,7 +293,9 @@ def read_jobs_csv(path: str | os.PathLike) -> pd.DataFrame:
         raise InputError(str(path), 1, "header", None, f"Batsim's jobs.csv columns, missing {', '.join(missing)}")
     dtype: dict[str, object] = {c: np.float64 for c in _FLOAT_COLUMNS if c in header}
     dtype.update({c: str for c in _TEXT_COLUMNS + ("job_id",) if c in header})
-    frame = pd.read_csv(path, dtype=dtype, **_ROUND_TRIP, keep_default_na=False, na_values={c: [""] for c in _FLOAT_COLUMNS})
+    frame = pd.read_csv(
+        path, dtype=dtype, **_ROUND_TRIP, keep_default_na=False, na_values={c: [""] for c in _FLOAT_COLUMNS}
+    )
     for c in _INT_COLUMNS:
         if c in frame.columns:
             frame[c] = frame[c].astype(np.int64)
@@ -338,7 +330,7 @@ def write_metrics_json(path: str | os.PathLike, metrics: dict, *, extra: dict | 
     extra = extra or {}
     clash = sorted(set(metrics) & set(extra))
     if clash:
-        raise ValueError(f"keys in both metrics and extra: {', '.join(map(str, clash))}")
+        raise ArgumentError(f"keys in both metrics and extra: {', '.join(map(str, clash))}")
     data = _plain({**metrics, **extra})
     text = json.dumps(data, sort_keys=True, indent=2, allow_nan=False, ensure_ascii=True)
     with open(path, "w", encoding="ascii", newline="\n") as f:

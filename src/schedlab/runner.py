@@ -19,17 +19,19 @@ import numpy as np
 from schedlab import __version__
 from schedlab.engine.simulator import ProgressCallback, simulate
 from schedlab.errors import InputError
-from schedlab.engine.runtime import TopologyPenalty, parse_penalty
 from schedlab.metrics import aggregate, topology_metrics
 from schedlab.output import write_jobs_csv, write_metrics_json
+from schedlab.platform.base import Platform
 from schedlab.platform.homogeneous import Machine
-from schedlab.platform.tree import FatTree, parse_platform
-from schedlab.policies import make_policy
+from schedlab.platform.registry import parse_platform
+from schedlab.registry import make_policy
+from schedlab.runtime.penalty import parse_penalty
 from schedlab.schedule import Instance, Schedule
 from schedlab.validation import validate
 from schedlab.workload.batsim import read_batsim
 from schedlab.workload.filters import FilterReport, to_jobs
 from schedlab.workload.swf import read_swf
+from schedlab.workload.tasks import TaskWorkload
 
 
 def load_instance(
@@ -38,7 +40,7 @@ def load_instance(
     procs: int | None = None,
     status: int | None = None,
     window: tuple[float, float] | None = None,
-    platform: "str | FatTree | None" = None,
+    platform: str | Platform | None = None,
 ) -> tuple[Instance, FilterReport | None]:
     """Read a workload file and build the instance to simulate.
 
@@ -48,9 +50,10 @@ def load_instance(
     was chosen. Batsim JSON workloads (``.json``) are taken whole on ``nb_res``
     processors (or ``procs``); they have no filter report.
 
-    ``platform`` (a :class:`~schedlab.platform.tree.FatTree` or its text,
-    ``fat-tree:1,2,8,240``) makes the machine a fat tree; its size is then the
-    machine size (``procs``, if given, must agree), so wider jobs are filtered out.
+    ``platform`` (a :class:`~schedlab.platform.base.Platform` or its text,
+    ``fat-tree:1,2,8,240``, see :func:`schedlab.platform.registry.parse_platform`)
+    replaces the plain machine; its size is then the machine size (``procs``,
+    if given, must agree), so wider jobs are filtered out.
 
     Raises
     ------
@@ -62,8 +65,12 @@ def load_instance(
     tree = parse_platform(platform) if isinstance(platform, str) else platform
     if tree is not None:
         if procs is not None and procs != tree.n_procs:
-            raise InputError("--platform", field="--platform", value=tree.name,
-                             expected=f"{procs} processors (--procs), it has {tree.n_procs}")
+            raise InputError(
+                "--platform",
+                field="--platform",
+                value=tree.name,
+                expected=f"{procs} processors (--procs), it has {tree.n_procs}",
+            )
         procs = tree.n_procs
     if path.endswith(".json"):
         if status is not None or window is not None:
@@ -82,9 +89,8 @@ class Run:
 
     ``info`` holds what is needed to reproduce the run (policy and parameters,
     trace, machine size, seed, filters, schedlab version); ``seconds`` the time
-    each phase took, kept out of the output files so that they stay byte-identical;
-    ``runtime`` the run-time penalty model the engine used, if any (for ``jobs.csv``'s
-    ``penalised_run_time``).
+    each phase took, kept out of the output files so that they stay byte-identical.
+    ``instance`` is the one simulated, with the run-time model the engine used.
     """
 
     instance: Instance
@@ -92,7 +98,12 @@ class Run:
     metrics: dict
     info: dict
     seconds: dict[str, float] = field(default_factory=dict)
-    runtime: TopologyPenalty | None = None
+
+    def __repr__(self) -> str:
+        return (
+            f"Run({self.info.get('policy')} on {Path(str(self.info.get('workload'))).name}: "
+            f"{len(self.instance.jobs)} jobs, {self.instance.platform.n_procs} processors)"
+        )
 
     def write(self, out: str | os.PathLike, *, force: bool = False) -> list[Path]:
         """Write ``jobs.csv`` and ``metrics.json`` into directory ``out`` and return their paths.
@@ -107,10 +118,15 @@ class Run:
         out.mkdir(parents=True, exist_ok=True)
         began = time.perf_counter()
         jobs_csv, metrics_json = out / "jobs.csv", out / "metrics.json"
-        write_jobs_csv(jobs_csv, self.instance, self.schedule, tau=self.metrics["tau"], runtime=self.runtime)
+        write_jobs_csv(jobs_csv, self.instance, self.schedule, tau=self.metrics["tau"])
         write_metrics_json(metrics_json, self.metrics, extra={"run": self.info})
         self.seconds["write"] = time.perf_counter() - began
         return [jobs_csv, metrics_json]
+
+
+def tasks_instance(tasks: TaskWorkload) -> Instance:
+    """The instance of converted sequential tasks: their jobs on a plain machine of ``tasks.n_procs``."""
+    return Instance(tasks.jobs, Machine(tasks.n_procs))
 
 
 def run(
@@ -133,24 +149,24 @@ def run(
 
     ``penalty`` (``linear:F``, ``quadratic:F`` or ``none``; needs a fat-tree
     platform) lengthens run times by the platform level of each allocation
-    (:mod:`schedlab.engine.runtime`). On a fat tree, the metrics include
-    :func:`~schedlab.metrics.topology_metrics`, and the run information the
-    platform and the penalty.
+    (:mod:`schedlab.runtime.penalty`). On a platform that measures allocations
+    (a fat tree), the metrics include :func:`~schedlab.metrics.topology_metrics`;
+    on a platform given by ``--platform``, the run information records it and
+    the penalty.
     """
     seconds = {}
-    runtime = parse_penalty(penalty, instance.platform)
+    if penalty is not None:
+        instance = replace(instance, runtime=parse_penalty(penalty, instance.platform, instance.jobs))
     began = time.perf_counter()
     chosen = make_policy(policy, params)
-    schedule = simulate(instance, chosen, rng=np.random.default_rng(seed), progress=progress, runtime=runtime)
+    schedule = simulate(instance, chosen, rng=np.random.default_rng(seed), progress=progress)
     seconds["simulate"] = time.perf_counter() - began
     if check:
         began = time.perf_counter()
-        validate(instance, schedule, runtime=runtime)
+        validate(instance, schedule)
         seconds["validate"] = time.perf_counter() - began
     metrics = aggregate(instance, schedule, tau=tau)
-    tree = instance.platform if isinstance(instance.platform, FatTree) else None
-    if tree is not None:
-        metrics.update(topology_metrics(instance, schedule, tree))
+    metrics.update(topology_metrics(instance, schedule))
     info = {
         "policy": schedule.policy,
         "params": dict(params or {}),
@@ -159,14 +175,15 @@ def run(
         "seed": seed,
         "schedlab": __version__,
     }
-    if tree is not None:
-        info["platform"] = tree.name
-        info["penalty"] = runtime.describe() if runtime is not None else "none"
+    spec = instance.platform.spec()
+    if spec is not None:
+        info["platform"] = spec
+        info["penalty"] = instance.runtime.describe()
     if report is not None:
         info["machine_size_from"] = report.machine_how
         info["filters"] = {what: count for what, count in report.dropped}
         info["jobs_read"] = report.total
-    return Run(instance, schedule, metrics, info, seconds, runtime)
+    return Run(instance, schedule, metrics, info, seconds)
 
 
-__all__ = ["Run", "load_instance", "run"]
+__all__ = ["Run", "load_instance", "run", "tasks_instance"]

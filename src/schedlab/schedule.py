@@ -12,8 +12,9 @@ from enum import IntEnum
 
 import numpy as np
 
-from schedlab.platform.homogeneous import Machine
+from schedlab.platform.base import Platform
 from schedlab.platform.intervals import Allocation
+from schedlab.runtime.base import RigidRuntime, RuntimeModel
 from schedlab.workload.jobs import JobTable
 
 
@@ -40,10 +41,19 @@ class Piece:
 
 @dataclass(frozen=True, eq=False)
 class Instance:
-    """Jobs and the platform they run on: what a schedule is checked against."""
+    """Jobs, the platform they run on and their run-time model: what a schedule is checked against.
+
+    ``runtime`` defaults to :class:`~schedlab.runtime.base.RigidRuntime` on ``jobs``
+    (each job runs ``min(run_time, requested_time)`` on ``procs`` processors).
+    """
 
     jobs: JobTable
-    platform: Machine
+    platform: Platform
+    runtime: RuntimeModel = None  # type: ignore[assignment]  # set to RigidRuntime(jobs) when None
+
+    def __post_init__(self) -> None:
+        if self.runtime is None:
+            object.__setattr__(self, "runtime", RigidRuntime(self.jobs))
 
 
 @dataclass(eq=False)
@@ -64,6 +74,8 @@ class Schedule:
         execution and the validator checks them too.
     policy : str
         Name of the algorithm that produced it, with its parameters.
+    info : dict
+        What the algorithm reports about its run (an offline search's steps and bounds, ...).
     """
 
     start: np.ndarray
@@ -72,9 +84,10 @@ class Schedule:
     alloc: list[Allocation | None]
     aborted: list[Piece] = field(default_factory=list)
     policy: str = ""
+    info: dict = field(default_factory=dict)
 
     @classmethod
-    def empty(cls, n_jobs: int, policy: str = "") -> "Schedule":
+    def empty(cls, n_jobs: int, policy: str = "") -> Schedule:
         return cls(
             start=np.full(n_jobs, np.nan),
             end=np.full(n_jobs, np.nan),
@@ -85,6 +98,17 @@ class Schedule:
 
     def __len__(self) -> int:
         return int(self.start.shape[0])
+
+    def __repr__(self) -> str:
+        started = np.isfinite(self.start)
+        span = f", {np.nanmin(self.start):g} to {np.nanmax(self.end):g}" if started.any() else ""
+        return f"Schedule({self.policy or 'unnamed'}: {len(self)} jobs, {int(started.sum())} started{span})"
+
+    @property
+    def makespan(self) -> float:
+        """Latest end of a final execution (0 when nothing ran); the offline algorithms' objective."""
+        ends = np.asarray(self.end, dtype=np.float64)
+        return float(np.nanmax(ends)) if np.isfinite(ends).any() else 0.0
 
     def kept_work(self) -> np.ndarray:
         """Per job, the time run in preempted pieces (``kept``) since the job's last abort (whose work is

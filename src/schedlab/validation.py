@@ -26,13 +26,19 @@ _STARTED = (int(JobStatus.COMPLETED), int(JobStatus.KILLED))
 
 
 def validate(
-    instance: Instance, schedule: Schedule, *, allow_rejected: bool = False, rtol: float = 1e-9, runtime=None
+    instance: Instance,
+    schedule: Schedule,
+    *,
+    allow_rejected: bool = False,
+    contiguous: bool = False,
+    rtol: float = 1e-9,
 ) -> None:
-    """Check a finished schedule of rigid jobs; raise on the first broken rule.
+    """Check a finished schedule; raise on the first broken rule.
 
-    Source: the rigid-job semantics of DESIGN.md ("Semantics to keep
-    explicit"): a job runs ``min(run_time, requested_time)`` seconds on exactly
-    ``procs`` processors and is killed at its walltime when its run time is longer.
+    Source: the rigid-job semantics of Batsim (a job runs ``min(run_time,
+    requested_time)`` on its processors and is killed at its walltime), the
+    run-time model of the instance for everything else (penalties, CPU+GPU
+    task times), and the platform's resource kinds and shapes.
 
     Rules, checked in this order (within a rule, the lowest job row, or the
     first aborted piece in ``schedule.aborted`` order, is reported first, so
@@ -40,49 +46,53 @@ def validate(
 
     1. ``start``, ``end``, ``status`` and ``alloc`` have one entry per job.
     2. Every status is COMPLETED, KILLED, or REJECTED when ``allow_rejected``;
-       NOT_STARTED is never valid for a finished simulation.
+       NOT_STARTED is never valid for a finished schedule.
     3. Started jobs (COMPLETED, KILLED) have finite ``start``, ``end`` and an
        allocation; rejected jobs have NaN ``start`` and ``end`` and no
        allocation (None or ``()``).
     4. ``start >= submit`` (exact comparison, no tolerance).
-    5. The status is KILLED iff ``run_time > requested_time``.
-    6. ``end - start == min(run_time, requested_time)``, less the time run in
-       preempted pieces (``Piece.kept``) since the job's last abort, within
+    5. The status is KILLED iff the run-time model says the job is killed on
+       its allocation (rigid jobs: iff ``run_time > requested_time``).
+    6. ``end - start`` equals the model's length on the allocation (rigid jobs:
+       ``min(run_time, requested_time)``), less the time run in preempted
+       pieces (``Piece.kept``) since the job's last abort, within
        ``rtol * max(1, |end|)`` seconds.
     7. Each allocation is a tuple of integer ranges ``(lo, hi)``, sorted,
-       disjoint and non-adjacent, ``0 <= lo < hi <= n_procs``, holding exactly
-       ``procs`` processors.
+       disjoint and non-adjacent, ``0 <= lo < hi <= n_procs``, that the job
+       accepts (rigid jobs: exactly ``procs`` processors; other models say
+       which), of a shape the platform allows (a torus box...), and one range
+       when ``contiguous``. With a model whose lengths depend on the
+       allocation, this rule is checked before rules 5 and 6.
     8. Each aborted piece names an existing job row, has finite times with
        ``submit <= start <= end``, an allocation as in rule 7, does not overlap
        in time another piece of the same job, and ends no later than the job's
        final start (when the job has one).
-    9. No processor is used by two executions (final ones and aborted
-       pieces) at overlapping times. Intervals are half-open: a job ending at
-       ``t`` and another starting at ``t`` on the same processor is fine.
+    9. No resource is used by two executions (final ones and aborted pieces)
+       at overlapping times, except the ids of a *shared* kind (shared I/O
+       nodes). Intervals are half-open: a job ending at ``t`` and another
+       starting at ``t`` on the same processor is fine.
 
     Cost: O(E log E + R) numpy work for E executions holding R ranges in
     all, plus a sweep over the 2E start and end events in time order keeping
     the busy processors as a bitset (one Python integer of ``n_procs`` bits):
     one big-integer operation per range and per event, O(n_procs / 64)
-    machine words each. A few seconds for 450k jobs on 8192 processors.
+    machine words each. A few seconds for 450k jobs on 8192 processors. A
+    model whose lengths depend on the allocation adds one call per started job.
 
     Parameters
     ----------
     instance : Instance
-        The jobs and the machine.
+        The jobs, the platform and the run-time model.
     schedule : Schedule
         The schedule to check, row-aligned with ``instance.jobs``.
     allow_rejected : bool, default False
         Whether REJECTED jobs are legal (a policy that may refuse jobs).
+    contiguous : bool, default False
+        Whether every final allocation must be one range of consecutive ids.
     rtol : float, default 1e-9
         Relative tolerance on execution lengths, scaled by ``max(1, |end|)``:
         at time 1e8 s it allows 0.1 s, which covers float rounding of
         ``start + duration`` by any algorithm.
-    runtime : TopologyPenalty, optional
-        The run-time model the engine used (:mod:`schedlab.engine.runtime`):
-        rules 5 and 6 then expect each started job's status and length from
-        ``runtime.duration(run_time, requested_time, procs, alloc)``, and rule 7
-        (allocations) is checked before them.
 
     Raises
     ------
@@ -98,7 +108,9 @@ def validate(
     """
     jobs = instance.jobs
     n = len(jobs)
-    n_procs = int(instance.platform.n_procs)
+    platform = instance.platform
+    runtime = instance.runtime
+    n_procs = int(platform.n_procs)
 
     _check_lengths(schedule, n)
     start = np.asarray(schedule.start, dtype=np.float64)
@@ -112,23 +124,31 @@ def validate(
         legal |= status == JobStatus.REJECTED
     if not legal.all():
         i = _first(~legal)
-        raise ValidationError(f"job {ids[i]}: status {_status_name(status[i])} is not allowed in a finished schedule"
-                              + ("" if allow_rejected or status[i] != JobStatus.REJECTED else " (allow_rejected=False)"))
+        raise ValidationError(
+            f"job {ids[i]}: status {_status_name(status[i])} is not allowed in a finished schedule"
+            + ("" if allow_rejected or status[i] != JobStatus.REJECTED else " (allow_rejected=False)")
+        )
 
     # 3. NaN start/end iff never started; allocation iff started
     started = (status == JobStatus.COMPLETED) | (status == JobStatus.KILLED)
     bad = started & ~(np.isfinite(start) & np.isfinite(end))
     if bad.any():
         i = _first(bad)
-        raise ValidationError(f"job {ids[i]}: started ({_status_name(status[i])}) but start = {_r(start[i])}, end = {_r(end[i])}; expected finite times")
+        raise ValidationError(
+            f"job {ids[i]}: started ({_status_name(status[i])}) but start = {_r(start[i])}, end = {_r(end[i])}; expected finite times"
+        )
     bad = ~started & ~(np.isnan(start) & np.isnan(end))
     if bad.any():
         i = _first(bad)
-        raise ValidationError(f"job {ids[i]}: never started ({_status_name(status[i])}) but start = {_r(start[i])}, end = {_r(end[i])}; expected NaN")
+        raise ValidationError(
+            f"job {ids[i]}: never started ({_status_name(status[i])}) but start = {_r(start[i])}, end = {_r(end[i])}; expected NaN"
+        )
     alloc = schedule.alloc
     for i in np.flatnonzero(~started).tolist():
         if alloc[i] is not None and len(alloc[i]) != 0:
-            raise ValidationError(f"job {ids[i]}: never started ({_status_name(status[i])}) but has allocation {_r(alloc[i])}")
+            raise ValidationError(
+                f"job {ids[i]}: never started ({_status_name(status[i])}) but has allocation {_r(alloc[i])}"
+            )
     for i in np.flatnonzero(started).tolist():
         if alloc[i] is None:
             raise ValidationError(f"job {ids[i]}: started ({_status_name(status[i])}) but has no allocation")
@@ -139,64 +159,150 @@ def validate(
         i = _first(bad)
         raise ValidationError(f"job {ids[i]}: starts at {_r(start[i])}, before its submit time {_r(jobs.submit[i])}")
 
-    # 5. KILLED iff run_time > requested_time (or the penalised time, with a runtime model)
-    too_long = jobs.run_time > jobs.requested_time
-    duration = np.minimum(jobs.run_time, jobs.requested_time)
-    if runtime is not None:
-        rows = np.flatnonzero(started)
-        _flatten([alloc[i] for i in rows.tolist()], jobs.procs[rows], n_procs, lambda k: f"job {ids[rows[k]]}: allocation")
-        duration = duration.astype(np.float64, copy=True)
-        too_long = too_long.copy()
-        run_time, requested, procs = jobs.run_time.tolist(), jobs.requested_time.tolist(), jobs.procs.tolist()
-        for i in rows.tolist():
-            duration[i], too_long[i] = runtime.duration(run_time[i], requested[i], procs[i], alloc[i])
+    rows = np.flatnonzero(started)
+    sizes = jobs.procs if runtime.fixed else None
+    final = _Allocations(alloc, rows, sizes, instance, lambda k: f"job {ids[rows[k]]}: allocation")
+    if runtime.fixed:  # 5-6 from the job table's columns, vectorised; allocations (7) after
+        too_long = jobs.run_time > jobs.requested_time
+        duration = np.minimum(jobs.run_time, jobs.requested_time)
+    else:  # 7 first: the model reads the allocations
+        final.check()
+        duration = np.full(n, np.nan)
+        too_long = np.zeros(n, dtype=bool)
+        for i, a in zip(rows.tolist(), final.allocs, strict=True):
+            duration[i], too_long[i] = runtime.duration(i, a)
+
+    # 5. KILLED iff the model says so
     bad = started & (too_long != (status == JobStatus.KILLED))
     if bad.any():
         i = _first(bad)
         expected = "KILLED" if too_long[i] else "COMPLETED"
-        raise ValidationError(f"job {ids[i]}: status {_status_name(status[i])} but run time {_r(jobs.run_time[i])} "
-                              f"and requested time {_r(jobs.requested_time[i])} make it {expected}"
-                              + ("" if runtime is None else f" (with run-time penalty {runtime.describe()})"))
+        raise ValidationError(
+            f"job {ids[i]}: status {_status_name(status[i])} but run time {_r(jobs.run_time[i])} "
+            f"and requested time {_r(jobs.requested_time[i])} make it {expected}"
+            + ("" if runtime.fixed else f" (with run-time model {runtime.describe()})")
+        )
 
-    # 6. end - start == min(run_time, requested_time) (or the penalised time, capped at the walltime),
-    #    less the work of preemptions since the job's last abort
+    # 6. end - start == the model's length, less the work of preemptions since the job's last abort
     done = schedule.kept_work()
     with np.errstate(invalid="ignore"):
         error = np.abs((end - start) - (duration - done))
         bad = started & ~(error <= rtol * np.maximum(1.0, np.abs(end)))
     if bad.any():
         i = _first(bad)
-        what = "min(run time, requested time)" if runtime is None else f"the {runtime.describe()} penalised time"
+        what = "min(run time, requested time)" if runtime.fixed else f"the {runtime.describe()} time"
         before = f" less {_r(done[i])} s run before its preemptions" if done[i] else ""
-        raise ValidationError(f"job {ids[i]}: runs from {_r(start[i])} to {_r(end[i])} ({_r(end[i] - start[i])} s), expected "
-                              f"{what} = {_r(duration[i])} s{before}")
+        raise ValidationError(
+            f"job {ids[i]}: runs from {_r(start[i])} to {_r(end[i])} ({_r(end[i] - start[i])} s), expected "
+            f"{what} = {_r(duration[i])} s{before}"
+        )
 
     # 7. final allocations
-    rows = np.flatnonzero(started)
-    procs = jobs.procs
-    final_allocs = [alloc[i] for i in rows.tolist()]
-    f_lo, f_hi, f_count, final_allocs = _flatten(final_allocs, procs[rows], n_procs,
-                                   lambda k: f"job {ids[rows[k]]}: allocation")
+    final.check()
+    if contiguous:
+        split = np.flatnonzero(final.count > 1)
+        if split.size:
+            k = int(split[0])
+            raise ValidationError(
+                f"job {ids[rows[k]]}: allocation {format_allocation(final.allocs[k])} is not contiguous"
+            )
 
     # 8. aborted pieces
     pieces = list(schedule.aborted)
     p_row, p_start, p_end = _check_pieces(pieces, jobs, start, n)
-    p_lo, p_hi, p_count, piece_allocs = _flatten([p.alloc for p in pieces], procs[p_row], n_procs,
-                                   lambda k: f"job {ids[p_row[k]]}: aborted piece {k} allocation")
+    piece_allocs = _Allocations(
+        [p.alloc for p in pieces],
+        p_row,
+        sizes,
+        instance,
+        lambda k: f"job {ids[p_row[k]]}: aborted piece {k} allocation",
+        rows_are_jobs=False,
+    )
+    piece_allocs.check()
 
     # 9. no double booking
+    exec_allocs = final.allocs + piece_allocs.allocs
+    lo = np.concatenate([final.lo, piece_allocs.lo])
+    hi = np.concatenate([final.hi, piece_allocs.hi])
+    count = np.concatenate([final.count, piece_allocs.count])
+    shared = tuple(r for kind in platform.kinds if kind.shared for r in kind.ids)
+    if shared:
+        exec_allocs, lo, hi, count = _without(exec_allocs, shared)
     _check_double_booking(
         exec_row=np.concatenate([rows, p_row]),
         exec_start=np.concatenate([start[rows], p_start]),
         exec_end=np.concatenate([end[rows], p_end]),
-        exec_alloc=final_allocs + piece_allocs,
+        exec_alloc=exec_allocs,
         n_final=rows.shape[0],
-        lo=np.concatenate([f_lo, p_lo]),
-        hi=np.concatenate([f_hi, p_hi]),
-        count=np.concatenate([f_count, p_count]),
+        lo=lo,
+        hi=hi,
+        count=count,
         ids=ids,
         n_procs=n_procs,
     )
+
+
+class _Allocations:
+    """The allocations of some executions (rows of the job table), checked once by :meth:`check` (rule 7).
+
+    After ``check``: ``lo``, ``hi`` (flat ranges), ``count`` (ranges per allocation) and ``allocs`` (with
+    Python ``int`` bounds, for the big-integer bitsets).
+    """
+
+    def __init__(self, allocs, rows, sizes, instance: Instance, label, *, rows_are_jobs: bool = True) -> None:
+        self.allocs = allocs if rows_are_jobs is False else [allocs[i] for i in rows.tolist()]
+        self.rows = rows
+        self.sizes = None if sizes is None else sizes[rows]
+        self.instance = instance
+        self.label = label
+        self.checked = False
+
+    def check(self) -> None:
+        if self.checked:
+            return
+        instance = self.instance
+        n_procs = int(instance.platform.n_procs)
+        self.lo, self.hi, self.count, self.allocs = _flatten(self.allocs, self.sizes, n_procs, self.label)
+        if self.sizes is None:  # the model decides which sizes a job accepts
+            size = (
+                np.bincount(
+                    np.repeat(np.arange(len(self.allocs)), self.count),
+                    weights=self.hi - self.lo,
+                    minlength=len(self.allocs),
+                )
+                .astype(np.int64)
+                .tolist()
+            )
+            runtime = instance.runtime
+            for k, (row, a) in enumerate(zip(self.rows.tolist(), self.allocs, strict=True)):
+                problem = runtime.allocation_problem(row, a, size[k])
+                if problem is not None:
+                    raise ValidationError(f"{self.label(k)}: {format_allocation(a)} {problem}")
+        if instance.platform.shaped:
+            for k, a in enumerate(self.allocs):
+                problem = instance.platform.allocation_problem(a)
+                if problem is not None:
+                    raise ValidationError(f"{self.label(k)}: {format_allocation(a)} {problem}")
+        self.checked = True
+
+
+def _without(allocs: list, shared: tuple) -> tuple[list, np.ndarray, np.ndarray, np.ndarray]:
+    """The allocations with the ids of shared kinds removed (they may serve several jobs at once)."""
+    mask = sum(((1 << (b - a)) - 1) << a for a, b in shared)
+    kept = []
+    for a in allocs:
+        bits = sum(((1 << (hi - lo)) - 1) << lo for lo, hi in a) & ~mask
+        ranges = []
+        while bits:
+            lo = (bits & -bits).bit_length() - 1
+            run = bits >> lo
+            length = ((run + 1) & ~run).bit_length() - 1
+            ranges.append((lo, lo + length))
+            bits &= ~(((1 << length) - 1) << lo)
+        kept.append(tuple(ranges))
+    count = np.fromiter(map(len, kept), dtype=np.int64, count=len(kept))
+    flat = np.fromiter((v for a in kept for r in a for v in r), dtype=np.int64, count=2 * int(count.sum()))
+    return kept, flat[0::2], flat[1::2], count
 
 
 # -- helpers -------------------------------------------------------------------
@@ -226,14 +332,18 @@ def _check_lengths(schedule: Schedule, n: int) -> None:
             raise ValidationError(f"schedule.{name} has {size} entries, the job table {n} jobs")
 
 
-def _alloc_problem(alloc, procs: int, n_procs: int) -> str | None:
+def _alloc_problem(alloc, procs: int | None, n_procs: int) -> str | None:
     """Why ``alloc`` is not a normalized allocation of ``procs`` processors, or None. Slow, exact."""
     if not isinstance(alloc, tuple):
         return f"{_r(alloc)} is a {type(alloc).__name__}, expected a tuple of (lo, hi) ranges"
     total = 0
     prev_hi = None
     for r in alloc:
-        if not isinstance(r, tuple) or len(r) != 2 or not all(isinstance(v, (int, np.integer)) and not isinstance(v, bool) for v in r):
+        if (
+            not isinstance(r, tuple)
+            or len(r) != 2
+            or not all(isinstance(v, (int, np.integer)) and not isinstance(v, bool) for v in r)
+        ):
             return f"range {_r(r)} is not a pair of integers (lo, hi)"
         lo, hi = int(r[0]), int(r[1])
         if lo >= hi:
@@ -241,17 +351,26 @@ def _alloc_problem(alloc, procs: int, n_procs: int) -> str | None:
         if lo < 0 or hi > n_procs:
             return f"range ({lo}, {hi}) is outside processors 0..{n_procs - 1}"
         if prev_hi is not None and lo <= prev_hi:
-            return f"ranges are not sorted, disjoint and non-adjacent at ({lo}, {hi}) (previous range ends at {prev_hi})"
+            return (
+                f"ranges are not sorted, disjoint and non-adjacent at ({lo}, {hi}) (previous range ends at {prev_hi})"
+            )
         prev_hi = hi
         total += hi - lo
-    if total != procs:
+    if procs is not None and total != procs:
         return f"{format_allocation(alloc) or '(empty)'} holds {total} processors, the job needs {procs}"
+    if total == 0:
+        return "is empty"
     return None
 
 
-def _flatten(allocs: list, procs: np.ndarray, n_procs: int, label) -> tuple[np.ndarray, np.ndarray, np.ndarray, list]:
+def _flatten(
+    allocs: list, procs: np.ndarray | None, n_procs: int, label
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, list]:
     """Check allocations (rule 7); return flat ``lo``, ``hi`` arrays, per-allocation range counts, and the
     allocations with Python ``int`` bounds (``allocs`` itself when they already are).
+
+    ``procs`` holds the size each allocation must have, or is None when any non-empty size will do (the
+    run-time model checks sizes then).
 
     Fast path: a few C-level passes (type and length sets, ``np.fromiter``)
     then numpy over all ranges; on any doubt, the exact per-allocation check
@@ -274,7 +393,7 @@ def _flatten(allocs: list, procs: np.ndarray, n_procs: int, label) -> tuple[np.n
         ):
             ranges = None
     if ranges is None:
-        bad_index = next((j for j in range(k) if _alloc_problem(allocs[j], int(procs[j]), n_procs) is not None), None)
+        bad_index = next((j for j in range(k) if _alloc_problem(allocs[j], _size(procs, j), n_procs) is not None), None)
         if bad_index is None:  # legal, but not plain tuples (e.g. named-tuple ranges): check plain copies
             return _flatten([tuple((int(lo), int(hi)) for lo, hi in a) for a in allocs], procs, n_procs, label)
     else:
@@ -286,17 +405,21 @@ def _flatten(allocs: list, procs: np.ndarray, n_procs: int, label) -> tuple[np.n
         bad_range = (lo >= hi) | (lo < 0) | (hi > n_procs)
         bad_range[1:] |= (owner[1:] == owner[:-1]) & (lo[1:] <= hi[:-1])
         size = np.bincount(owner, weights=hi - lo, minlength=k)
-        bad = size != procs
+        bad = size != procs if procs is not None else size == 0
         bad[owner[bad_range]] = True
         if bad.any():
             bad_index = _first(bad)
     if bad_index is not None:
-        problem = _alloc_problem(allocs[bad_index], int(procs[bad_index]), n_procs)
+        problem = _alloc_problem(allocs[bad_index], _size(procs, bad_index), n_procs)
         raise ValidationError(f"{label(bad_index)}: {problem}")
     if value_types != {int}:  # numpy integers: rebuild with Python ints for the big-integer bitsets
         bounds = iter(zip(lo.tolist(), hi.tolist()))
         allocs = [tuple(next(bounds) for _ in range(c)) for c in count.tolist()]
     return lo, hi, count, allocs
+
+
+def _size(procs: np.ndarray | None, j: int) -> int | None:
+    return None if procs is None else int(procs[j])
 
 
 def _check_pieces(pieces: list, jobs, final_start: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -317,8 +440,14 @@ def _check_pieces(pieces: list, jobs, final_start: np.ndarray, n: int) -> tuple[
             k = _first(mask)
             raise ValidationError(f"job {ids[rows[k]]}: aborted piece {k} " + text(k))
 
-    fail(~(np.isfinite(p_start) & np.isfinite(p_end)), lambda k: f"has start = {_r(p_start[k])}, end = {_r(p_end[k])}; expected finite times")
-    fail(p_start < jobs.submit[rows], lambda k: f"starts at {_r(p_start[k])}, before its submit time {_r(jobs.submit[rows[k]])}")
+    fail(
+        ~(np.isfinite(p_start) & np.isfinite(p_end)),
+        lambda k: f"has start = {_r(p_start[k])}, end = {_r(p_end[k])}; expected finite times",
+    )
+    fail(
+        p_start < jobs.submit[rows],
+        lambda k: f"starts at {_r(p_start[k])}, before its submit time {_r(jobs.submit[rows[k]])}",
+    )
     fail(p_end < p_start, lambda k: f"ends at {_r(p_end[k])}, before it starts at {_r(p_start[k])}")
     fs = final_start[rows]
     fail(np.isfinite(fs) & (p_end > fs), lambda k: f"ends at {_r(p_end[k])}, after the job's final start {_r(fs[k])}")
@@ -331,8 +460,10 @@ def _check_pieces(pieces: list, jobs, final_start: np.ndarray, n: int) -> tuple[
             j = np.flatnonzero(overlap)
             pairs = np.stack([order[j], order[j + 1]], axis=1)
             a, b = sorted(pairs[np.argmin(pairs.min(axis=1))].tolist())
-            raise ValidationError(f"job {ids[rows[a]]}: aborted pieces {a} ({_r(p_start[a])} to {_r(p_end[a])}) and {b} "
-                                  f"({_r(p_start[b])} to {_r(p_end[b])}) overlap in time")
+            raise ValidationError(
+                f"job {ids[rows[a]]}: aborted pieces {a} ({_r(p_start[a])} to {_r(p_end[a])}) and {b} "
+                f"({_r(p_start[b])} to {_r(p_end[b])}) overlap in time"
+            )
     return rows, p_start, p_end
 
 

@@ -27,7 +27,9 @@ def test_dask_cluster_equals_local_runner(small_spec, tmp_path, cluster):
     run_campaign(local, jobs=1)
     remote = load_campaign(small_spec, store=tmp_path / "dask")
     seen = []
-    outcome = run_campaign(remote, scheduler=cluster.scheduler_address, progress=lambda done, total, row: seen.append((done, total)))
+    outcome = run_campaign(
+        remote, scheduler=cluster.scheduler_address, progress=lambda done, total, row: seen.append((done, total))
+    )
     assert len(outcome.executed) == 12 and not outcome.failed and not outcome.lost
     assert seen[-1] == (12, 12)
     pd.testing.assert_frame_equal(comparable(remote), comparable(local))

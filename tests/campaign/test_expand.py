@@ -108,7 +108,11 @@ def test_periods_and_whole_trace(make_spec):
 
 
 def test_reordering_the_spec_keeps_the_ids(make_spec, small_text):
-    swapped = small_text.replace('name = "fcfs"', 'name = "TMP"').replace('name = "conservative"', 'name = "fcfs"').replace('name = "TMP"', 'name = "conservative"')
+    swapped = (
+        small_text.replace('name = "fcfs"', 'name = "TMP"')
+        .replace('name = "conservative"', 'name = "fcfs"')
+        .replace('name = "TMP"', 'name = "conservative"')
+    )
     a = expand(load_campaign(make_spec(small_text, "a")))
     b = expand(load_campaign(make_spec(swapped, "b")))
     assert [r.label for r in b[:4]] == ["conservative", "easy order=fcfs", "easy order=sjf", "fcfs"]
@@ -138,8 +142,20 @@ def test_period_runs_are_aligned_on_periods_and_drawn_with_the_master_seed(make_
 def test_run_ids_of_existing_modes_are_pinned():
     """The canonical configuration of a homogeneous run, hence its id, does not change with new sampling modes."""
     config = RunConfig(
-        campaign="c", workload="kth", trace="kth.swf", trace_path="/x/kth.swf", procs=None, status=1, window_index=0,
-        window=(0.0, 604800.0), policy="easy", params=(("order", "fcfs"),), label="easy", repetition=0, seed=7,
-        tau=10.0, validate=True,
+        campaign="c",
+        workload="kth",
+        trace="kth.swf",
+        trace_path="/x/kth.swf",
+        procs=None,
+        status=1,
+        window_index=0,
+        window=(0.0, 604800.0),
+        policy="easy",
+        params=(("order", "fcfs"),),
+        label="easy",
+        repetition=0,
+        seed=7,
+        tau=10.0,
+        validate=True,
     )
     assert config.run_id == "ba588768cf2907db"

@@ -54,7 +54,11 @@ class Tables(HTMLParser):
 def page_tables(path, css_class: str) -> list[tuple[dict, pd.DataFrame]]:
     parser = Tables()
     parser.feed(path.read_text(encoding="utf-8"))
-    return [(attrs, pd.DataFrame(rows[1:], columns=rows[0])) for attrs, rows in parser.tables if attrs.get("class") == css_class]
+    return [
+        (attrs, pd.DataFrame(rows[1:], columns=rows[0]))
+        for attrs, rows in parser.tables
+        if attrs.get("class") == css_class
+    ]
 
 
 def number(cell: str) -> float:
@@ -132,7 +136,9 @@ def sequential_trace(path, *, n_jobs: int = 120, days: float = 4.0, procs: int =
     rng = np.random.default_rng(seed)
     submit = np.sort(np.floor(rng.uniform(0, days * DAY, n_jobs)))
     run_time = np.floor(rng.exponential(2 * 3600, n_jobs)) + 1
-    jobs = JobTable.from_arrays(submit=submit, run_time=run_time, requested_time=run_time * 2, procs=np.ones(n_jobs, dtype=np.int64))
+    jobs = JobTable.from_arrays(
+        submit=submit, run_time=run_time, requested_time=run_time * 2, procs=np.ones(n_jobs, dtype=np.int64)
+    )
     write_swf(path, jobs, {"MaxProcs": procs})
 
 
@@ -164,16 +170,27 @@ def test_lines_over_a_numeric_parameter_match_the_store(make_spec, tmp_path):
     outcome = run_campaign(campaign, jobs=1)
     assert not outcome.failed
     store = store_frame(campaign)
-    assert sorted(parameter_sweeps(store)) == [("spt-rd", "dedicated"), ("spt-rd", "tau"), ("spt-rr", "c")]  # not `batch`
+    assert sorted(parameter_sweeps(store)) == [
+        ("spt-rd", "dedicated"),
+        ("spt-rd", "tau"),
+        ("spt-rr", "c"),
+    ]  # not `batch`
     out = tmp_path / "report"
     written = {path.name for path in write_report(campaign, out, baseline="spt")}
-    assert {"sweeps.csv", "bsld_mean-spt-rd-tau.png", "wait_mean-spt-rr-c.png", "wait_mean-spt-rd-dedicated.png"} <= written
+    assert {
+        "sweeps.csv",
+        "bsld_mean-spt-rd-tau.png",
+        "wait_mean-spt-rr-c.png",
+        "wait_mean-spt-rd-dedicated.png",
+    } <= written
     tables = page_tables(out / "index.html", "sweep")
     assert len(tables) == 2 * 3
     for attrs, table in tables:
         metric, policy, parameter = attrs["data-metric"], attrs["data-policy"], attrs["data-parameter"]
         here = store[(store["policy"] == policy) & (store["state"] == "done")]
-        others = sorted(c for c in here.columns if c.startswith("param_") and c != f"param_{parameter}" and here[c].notna().any())
+        others = sorted(
+            c for c in here.columns if c.startswith("param_") and c != f"param_{parameter}" and here[c].notna().any()
+        )
         expected_rows = here.groupby(others + [f"param_{parameter}"]).ngroups
         assert len(table) == expected_rows
         for _, row in table.iterrows():
@@ -197,6 +214,8 @@ def test_report_cli_baseline(small_spec, tmp_path):
     assert ok.exit_code == 0, ok.output
     [(attrs, table)] = page_tables(out / "index.html", "normalized")[:1]
     assert attrs["data-baseline"] == "easy order=fcfs" and len(table) == 4
-    bad = runner.invoke(app, ["campaign", "report", str(small_spec), "--out", str(tmp_path / "x"), "--baseline", "easy"])
+    bad = runner.invoke(
+        app, ["campaign", "report", str(small_spec), "--out", str(tmp_path / "x"), "--baseline", "easy"]
+    )
     assert bad.exit_code == 1
     assert bad.stderr.count("\n") == 1 and "--baseline = 'easy', expected a policy label" in bad.stderr

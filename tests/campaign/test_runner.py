@@ -173,7 +173,17 @@ def test_killed_campaign_process_resumes(make_spec, small_text, tmp_path):
     spec = make_spec(small_text.replace("count = 3", "count = 30"), "many")
     campaign = load_campaign(spec)
     total = len(expand(campaign))
-    command = [sys.executable, "-c", "from schedlab.cli import app; app()", "campaign", "run", str(spec), "--jobs", "1", "--quiet"]
+    command = [
+        sys.executable,
+        "-c",
+        "from schedlab.cli import app; app()",
+        "campaign",
+        "run",
+        str(spec),
+        "--jobs",
+        "1",
+        "--quiet",
+    ]
     process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     runs_dir = campaign.store / "runs"
     deadline = time.monotonic() + 60

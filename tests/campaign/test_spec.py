@@ -48,7 +48,17 @@ def test_grid_is_the_product_in_key_order(make_spec):
 
 @pytest.mark.parametrize(
     ("text", "seconds"),
-    [(3600, 3600.0), (1.5, 1.5), ("90", 90.0), ("90s", 90.0), ("2m", 120.0), ("12h", 43200.0), ("7d", 604800.0), ("1w", 604800.0), ("0.5d", 43200.0)],
+    [
+        (3600, 3600.0),
+        (1.5, 1.5),
+        ("90", 90.0),
+        ("90s", 90.0),
+        ("2m", 120.0),
+        ("12h", 43200.0),
+        ("7d", 604800.0),
+        ("1w", 604800.0),
+        ("0.5d", 43200.0),
+    ],
 )
 def test_parse_duration(text, seconds):
     assert parse_duration(text) == seconds
@@ -71,7 +81,10 @@ name = "easy"
 @pytest.mark.parametrize(
     ("body", "message"),
     [
-        ("colour = 1\n" + BASE, r"unknown key 'colour', expected one of metrics, name, policies, repetitions, seed, store, tau, validate, workloads"),
+        (
+            "colour = 1\n" + BASE,
+            r"unknown key 'colour', expected one of metrics, name, policies, repetitions, seed, store, tau, validate, workloads",
+        ),
         ("repetitions = 0\n" + BASE, r"repetitions = 0, expected greater than or equal to 1"),
         ("tau = -1\n" + BASE, r"tau = -1, expected greater than 0"),
         ('metrics = ["bsld"]\n' + BASE, r"metrics\[0\] = 'bsld', expected one of wait_mean, "),
@@ -97,21 +110,42 @@ name = "easy"
             r"workloads\[0\]\.windows\.count, expected an integer >= 1 for sample = 'period-runs'",
         ),
         (
-            BASE.replace('trace = "{trace}"', 'trace = "{trace}"\nwindows = { sample = "period-runs", count = 2, length = "7d", periods = 0 }'),
+            BASE.replace(
+                'trace = "{trace}"',
+                'trace = "{trace}"\nwindows = { sample = "period-runs", count = 2, length = "7d", periods = 0 }',
+            ),
             r"workloads\[0\]\.windows\.periods = 0, expected greater than or equal to 1$",
         ),
         (
             BASE.replace('trace = "{trace}"', 'trace = "{trace}"\nwindows = { count = 2, length = "7d", periods = 2 }'),
             r"workloads\[0\]\.windows\.periods = 2, expected no periods unless sample = 'period-runs'$",
         ),
-        (BASE.replace('trace = "{trace}"', 'trace = "missing.swf"'), r"workloads\[0\]\.trace = 'missing.swf', expected an existing trace file"),
-        (BASE.replace('trace = "{trace}"', 'trace = "{trace}"\nwindow = [10, 5]'), r"workloads\[0\]\.window = \[10, 5\], expected \[start, end\] in seconds with start < end"),
-        (BASE + '[[workloads]]\ntrace = "{trace}"\n', r"workloads\[1\]\.name = 'synthetic', expected a name not used by workloads\[0\]"),
-        (BASE.replace('"easy"', '"easyy"'), r"policies\[0\]\.name = 'easyy', expected one of conservative, easy, fcfs(, |$)"),
+        (
+            BASE.replace('trace = "{trace}"', 'trace = "missing.swf"'),
+            r"workloads\[0\]\.trace = 'missing.swf', expected an existing trace file",
+        ),
+        (
+            BASE.replace('trace = "{trace}"', 'trace = "{trace}"\nwindow = [10, 5]'),
+            r"workloads\[0\]\.window = \[10, 5\], expected \[start, end\] in seconds with start < end",
+        ),
+        (
+            BASE + '[[workloads]]\ntrace = "{trace}"\n',
+            r"workloads\[1\]\.name = 'synthetic', expected a name not used by workloads\[0\]",
+        ),
+        (
+            BASE.replace('"easy"', '"easyy"'),
+            r"policies\[0\]\.name = 'easyy', expected one of conservative, easy, fcfs(, |$)",
+        ),
         (BASE + "params = { depth = 2 }\n", r"policies\[0\]\.params = \{depth = 2\}, expected one of (\w+, )*order"),
-        (BASE + 'params = { order = ["fcfs", "ljf"] }\n', r"policies\[0\]\.params = \{order = 'ljf'\}, expected one of fcfs, sjf"),
+        (
+            BASE + 'params = { order = ["fcfs", "ljf"] }\n',
+            r"policies\[0\]\.params = \{order = 'ljf'\}, expected one of fcfs, sjf",
+        ),
         ("seed = \n" + BASE, r"invalid TOML"),
-        (BASE + "params = { order = { a = 1 } }\n", r"policies\[0\]\.params\.order = \{\.\.\.\}, expected a number, a string, a boolean, or a list of them"),
+        (
+            BASE + "params = { order = { a = 1 } }\n",
+            r"policies\[0\]\.params\.order = \{\.\.\.\}, expected a number, a string, a boolean, or a list of them",
+        ),
         (BASE + "label = 5\n", r"policies\[0\]\.label = 5, expected a valid string"),
     ],
 )
@@ -145,8 +179,9 @@ def test_shipped_example_is_valid(traces_dir):
 
 def test_every_registered_policy_with_defaults_is_accepted(make_spec):
     """Size-dependent parameter checks (dedicated < P) are left to the runs, which know P."""
-    from schedlab.policies import POLICIES
+    from schedlab.registry import names
 
-    body = '[[workloads]]\ntrace = "{trace}"\n' + "".join(f'[[policies]]\nname = "{name}"\n' for name in POLICIES)
+    online = names(kind="online")
+    body = '[[workloads]]\ntrace = "{trace}"\n' + "".join(f'[[policies]]\nname = "{name}"\n' for name in online)
     campaign = load_campaign(make_spec(body))
-    assert [p.name for p in campaign.spec.policies] == list(POLICIES)
+    assert [p.name for p in campaign.spec.policies] == online

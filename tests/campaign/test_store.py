@@ -11,7 +11,17 @@ from schedlab.errors import InputError
 
 
 def row(run_id, state="done", **extra):
-    return {"run_id": run_id, "campaign": "c", "workload": "w", "label": "l", "policy": "easy", "state": state, "bsld_mean": 2.5, "n_jobs": 3, **extra}
+    return {
+        "run_id": run_id,
+        "campaign": "c",
+        "workload": "w",
+        "label": "l",
+        "policy": "easy",
+        "state": state,
+        "bsld_mean": 2.5,
+        "n_jobs": 3,
+        **extra,
+    }
 
 
 def test_write_is_atomic_and_complete(tmp_path):
@@ -62,7 +72,9 @@ def test_query_with_duckdb(tmp_path):
     store = Store(tmp_path)
     for i in range(4):
         store.write(row(f"r{i}", bsld_mean=float(i), policy="easy" if i % 2 else "fcfs"))
-    result = query(store.arrow(), "select policy, sum(bsld_mean) as s, count(*) as n from runs group by policy order by policy")
+    result = query(
+        store.arrow(), "select policy, sum(bsld_mean) as s, count(*) as n from runs group by policy order by policy"
+    )
     assert result.to_dict("records") == [{"policy": "easy", "s": 4.0, "n": 2}, {"policy": "fcfs", "s": 2.0, "n": 2}]
 
 

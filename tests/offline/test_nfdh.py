@@ -37,35 +37,45 @@ def test_batches_are_next_fit_by_decreasing_height():
     assert schedule.start.tolist() == [5, 0, 5, 0] and float(np.max(schedule.end)) == 8
 
 
-@given(st.lists(st.tuples(st.integers(1, 30), st.integers(1, 4)), min_size=1, max_size=25), st.integers(1, 4), st.integers(4, 6))
+@given(
+    st.lists(st.tuples(st.integers(1, 30), st.integers(1, 4)), min_size=1, max_size=25),
+    st.integers(1, 4),
+    st.integers(4, 6),
+)
 def test_contiguous_local_and_within_theorem_4(jobs, k, ell):
     p, size = map(list, zip(*jobs))
     inst = instance(p, size, k, ell)
     schedule = nfdh_local(inst)
     validate(inst, schedule)
-    topo = topology_metrics(inst, schedule, inst.platform)
+    topo = topology_metrics(inst, schedule)
     assert topo["contiguity_factor"] == 1 and topo["locality_factor"] == 1
     area = sum(a * b for a, b in jobs)
     assert float(np.max(schedule.end)) <= 2 * area / (k * ell) + max(p) + 1e-9
 
 
-@pytest.mark.parametrize(("kw", "field"), [
-    ({"submit": [1, 0]}, "submit"),
-    ({"procs": [5, 1]}, "processors"),
-])
+@pytest.mark.parametrize(
+    ("kw", "field"),
+    [
+        ({"submit": [1, 0]}, "submit"),
+        ({"procs": [5, 1]}, "processors"),
+    ],
+)
 def test_refuses_what_the_theorem_excludes(kw, field):
     args = {"submit": [0, 0], "run_time": [1, 1], "procs": [1, 1], **kw}
     with pytest.raises(InputError, match=field):
         nfdh_local(Instance(JobTable.from_arrays(**args), FatTree.clusters(8, 4)))
 
 
-@given(st.lists(st.tuples(st.integers(1, 20), st.integers(1, 4)), min_size=1, max_size=15), st.integers(1, 3),
-       st.sampled_from(["basic", "becont", "cont", "beloc", "loc"]))
+@given(
+    st.lists(st.tuples(st.integers(1, 20), st.integers(1, 4)), min_size=1, max_size=15),
+    st.integers(1, 3),
+    st.sampled_from(["basic", "becont", "cont", "beloc", "loc"]),
+)
 def test_backfilling_makespans_against_the_area_bound_and_nfdh(jobs, k, allocator):
     """Spec section 8: every schedule's makespan >= max(A/m, p_max) (ch.4's lower bound), hence NFDH's makespan
     is at most 3 times conservative backfilling's, whatever the allocator (two independent implementations)."""
     from schedlab.engine import simulate
-    from schedlab.policies import make_policy
+    from schedlab.registry import make_policy
 
     p, size = map(list, zip(*jobs))
     inst = instance(p, size, k, 4)

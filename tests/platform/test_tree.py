@@ -11,7 +11,8 @@ from hypothesis import strategies as st
 
 from schedlab.errors import InputError
 from schedlab.platform.intervals import normalize
-from schedlab.platform.tree import FatTree, parse_platform
+from schedlab.platform.registry import parse_platform
+from schedlab.platform.tree import FatTree
 
 
 def ids(*values):
@@ -67,8 +68,8 @@ def test_parse_platform():
         ("fat-tree:1,3,8,240", "3 does not divide 8"),
         ("fat-tree:2,4,8", "N_0 = 1"),
         ("fat-tree:1,6,10", "non-empty clusters"),
-        ("fat-tree:1,a", "expected fat-tree:1,N_1"),
-        ("torus:4", "expected fat-tree:1,N_1"),
+        ("fat-tree:1,a", "expected integers 1,N_1,...,m"),
+        ("torus:4", "expected fat-tree:... (e.g. fat-tree:1,2,8,240) or clusters:..."),
     ],
 )
 def test_bad_platform_names_the_option(text, message):

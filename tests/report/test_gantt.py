@@ -12,7 +12,7 @@ from schedlab.cli import app
 from schedlab.engine import simulate
 from schedlab.output import write_jobs_csv
 from schedlab.platform import Machine
-from schedlab.policies import make_policy
+from schedlab.registry import make_policy
 from schedlab.report.gantt import Ranges, allocated_ranges, binned_timeline, occupancy, plot_gantt, timeline
 from schedlab.schedule import Instance
 from schedlab.workload.jobs import JobTable

@@ -14,7 +14,7 @@ from schedlab.cli import app
 from schedlab.engine import simulate
 from schedlab.output import write_jobs_csv
 from schedlab.platform import Machine
-from schedlab.policies import make_policy
+from schedlab.registry import make_policy
 from schedlab.report.gantt import allocated_ranges, binned_timeline, occupancy, timeline
 from schedlab.report.gantt_html import gantt_html
 from schedlab.schedule import Instance
@@ -56,7 +56,7 @@ def test_rectangles_by_hand(tmp_path):
     drawn = gantt_html(path, tmp_path / "g.html")
     assert drawn == {"jobs": 3, "ranges": 3, "mode": "rectangles", "n_procs": 4, "window": (0.0, 10.0)}
     page = (tmp_path / "g.html").read_text(encoding="utf-8")
-    assert not re.search(r'<script[^>]+src=', page)  # plotly.js is embedded: nothing fetched
+    assert not re.search(r"<script[^>]+src=", page)  # plotly.js is embedded: nothing fetched
     gantt, utilization, queue = figure_data(page)
     assert gantt["type"] == "scatter" and gantt["fill"] == "toself"
     # one polygon per range, separated by None: job 1 on 0-1 over [0, 10), job 2 on 2-3 [0, 4), job 3 on 2-3 [4, 6)
@@ -117,10 +117,16 @@ def test_errors(tmp_path):
 def test_cli_html_with_or_without_image(tmp_path):
     path = small_run(tmp_path)
     runner = CliRunner()
-    both = runner.invoke(app, ["gantt", str(path), "--out", str(tmp_path / "g.png"), "--html", str(tmp_path / "g.html")])
+    both = runner.invoke(
+        app, ["gantt", str(path), "--out", str(tmp_path / "g.png"), "--html", str(tmp_path / "g.html")]
+    )
     assert both.exit_code == 0, both.output
     assert both.stdout.count("3 jobs") == 2 and (tmp_path / "g.png").is_file() and (tmp_path / "g.html").is_file()
     alone = runner.invoke(app, ["gantt", str(path), "--html", str(tmp_path / "h.html"), "--from", "5", "--to", "8"])
     assert alone.exit_code == 0 and "2 jobs" in alone.stdout
     neither = runner.invoke(app, ["gantt", str(path)])
-    assert neither.exit_code == 1 and neither.stderr.count("\n") == 1 and "give --out IMAGE, --html PAGE or both" in neither.stderr
+    assert (
+        neither.exit_code == 1
+        and neither.stderr.count("\n") == 1
+        and "give --out IMAGE, --html PAGE or both" in neither.stderr
+    )

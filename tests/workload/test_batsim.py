@@ -8,10 +8,10 @@ import re
 import numpy as np
 import pytest
 from hypothesis import given
-from strategies import job_tables
 
 from schedlab.errors import InputError
 from schedlab.workload import JobTable, read_batsim, write_batsim
+from strategies import job_tables
 
 COLUMNS = ("id", "submit", "run_time", "requested_time", "procs")
 
@@ -39,7 +39,10 @@ def workload(**job_changes) -> dict:
     return {
         "nb_res": 4,
         "jobs": [{"id": "w!1", "subtime": 0, "walltime": 20, "res": 1, "profile": "d10"}, second],
-        "profiles": {"d10": {"type": "delay", "delay": 10}, "par": {"type": "parallel_homogeneous", "cpu": 1e9, "com": 0}},
+        "profiles": {
+            "d10": {"type": "delay", "delay": 10},
+            "par": {"type": "parallel_homogeneous", "cpu": 1e9, "com": 0},
+        },
     }
 
 
@@ -83,7 +86,11 @@ def test_duplicate_numeric_ids_are_renumbered(tmp_path):
         ({"id": 2.5}, "jobs[1].id = 2.5", "a string or an integer"),
         ({"walltime": "long"}, "jobs[1].walltime = long", "a number"),
         ({"profile": "nope"}, "jobs[1].profile = nope", "the name of a profile in profiles"),
-        ({"profile": "par"}, "jobs[1].profile = par", "a \"delay\" profile (job w!2: profile 'par' has type 'parallel_homogeneous')"),
+        (
+            {"profile": "par"},
+            "jobs[1].profile = par",
+            "a \"delay\" profile (job w!2: profile 'par' has type 'parallel_homogeneous')",
+        ),
     ],
 )
 def test_bad_job_names_json_path(tmp_path, change, field, expected):
@@ -110,7 +117,9 @@ def test_bad_top_level(tmp_path):
 
 
 def test_write_format(tmp_path):
-    jobs = JobTable.from_arrays(id=[5, 2], submit=[0, 1.5], run_time=[3600, 12.5], requested_time=[7200, 12.5], procs=[2, 1])
+    jobs = JobTable.from_arrays(
+        id=[5, 2], submit=[0, 1.5], run_time=[3600, 12.5], requested_time=[7200, 12.5], procs=[2, 1]
+    )
     write_batsim(tmp_path / "w.json", jobs, nb_res=4)
     document = json.loads((tmp_path / "w.json").read_text())
     assert document == {

@@ -10,17 +10,17 @@ import numpy as np
 import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
-from strategies import job_tables
 
 from schedlab.errors import InputError
 from schedlab.workload import JobTable, estimates, processors, read_swf, to_jobs, write_swf
+from strategies import job_tables
 
 TRACES = Path(__file__).resolve().parents[2].parent / "shared" / "traces"
 
 DEFAULTS = ("submit time unknown (< 0)", "run time <= 0", "processors <= 0", "processors > P (P=16)")
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def real_trace(name: str):
     return read_swf(TRACES / name)
 
@@ -146,7 +146,9 @@ def test_largest_job_machine_keeps_every_job(data_dir):
 
 @given(jobs=job_tables(min_jobs=1), with_header=st.booleans(), gz=st.booleans())
 @example(
-    jobs=JobTable.from_arrays(submit=[0.1, 0.0], run_time=[1 / 3, 0.1 + 0.2], requested_time=[2.0**51 + 0.5, 7.0], procs=[3, 1]),
+    jobs=JobTable.from_arrays(
+        submit=[0.1, 0.0], run_time=[1 / 3, 0.1 + 0.2], requested_time=[2.0**51 + 0.5, 7.0], procs=[3, 1]
+    ),
     with_header=False,
     gz=False,
 )

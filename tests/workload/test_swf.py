@@ -36,7 +36,7 @@ README = {
 }
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def real_trace(name: str):
     """Each real trace is read once per test session."""
     return read_swf(TRACES / name)
@@ -117,7 +117,9 @@ def test_fast_path_matches_line_by_line_parser(data_dir, name):
 
 def test_bad_token_names_file_line_and_field(data_dir):
     path = data_dir / "bad_field.swf"
-    with pytest.raises(InputError, match=re.escape(f"{path}:3: field 8 (requested_procs) = abc, expected a number")) as info:
+    with pytest.raises(
+        InputError, match=re.escape(f"{path}:3: field 8 (requested_procs) = abc, expected a number")
+    ) as info:
         read_swf(path)
     assert (info.value.line, info.value.field, info.value.value) == (3, "field 8 (requested_procs)", "abc")
 
@@ -134,8 +136,12 @@ def test_wrong_field_count(data_dir):
 )
 def test_bad_values_in_integer_field(tmp_path, token, expected):
     path = tmp_path / "t.swf"
-    path.write_text("1 0 -1 10 1 -1 -1 1 10 -1 1 -1 -1 -1 -1 -1 -1 -1\n" f"2 0 -1 10 {token} -1 -1 1 10 -1 1 -1 -1 -1 -1 -1 -1 -1\n")
-    with pytest.raises(InputError, match=re.escape(f"t.swf:2: field 5 (allocated_procs) = {token}, expected {expected}")):
+    path.write_text(
+        f"1 0 -1 10 1 -1 -1 1 10 -1 1 -1 -1 -1 -1 -1 -1 -1\n2 0 -1 10 {token} -1 -1 1 10 -1 1 -1 -1 -1 -1 -1 -1 -1\n"
+    )
+    with pytest.raises(
+        InputError, match=re.escape(f"t.swf:2: field 5 (allocated_procs) = {token}, expected {expected}")
+    ):
         read_swf(path)
 
 
@@ -243,8 +249,46 @@ def test_write_jobtable_fields(tmp_path):
     write_swf(path, jobs, header={"MaxProcs": 8, "Computer": "test"})
     text = path.read_text().splitlines()
     assert text[:2] == ["; MaxProcs: 8", "; Computer: test"]
-    assert text[2].split() == ["7", "0", "-1", "100", "4", "-1", "-1", "4", "200", "-1", "1", "5", "-1", "-1", "-1", "-1", "-1", "-1"]
-    assert text[3].split() == ["3", "12.5", "-1", "30", "1", "-1", "-1", "1", "60", "-1", "0", "6", "-1", "-1", "-1", "-1", "-1", "-1"]
+    assert text[2].split() == [
+        "7",
+        "0",
+        "-1",
+        "100",
+        "4",
+        "-1",
+        "-1",
+        "4",
+        "200",
+        "-1",
+        "1",
+        "5",
+        "-1",
+        "-1",
+        "-1",
+        "-1",
+        "-1",
+        "-1",
+    ]
+    assert text[3].split() == [
+        "3",
+        "12.5",
+        "-1",
+        "30",
+        "1",
+        "-1",
+        "-1",
+        "1",
+        "60",
+        "-1",
+        "0",
+        "6",
+        "-1",
+        "-1",
+        "-1",
+        "-1",
+        "-1",
+        "-1",
+    ]
     trace = read_swf(path)
     assert trace.header.max_procs == 8
     np.testing.assert_array_equal(trace.line, [3, 4])
@@ -261,7 +305,9 @@ def test_write_jobtable_default_header(tmp_path):
 # ----------------------------------------------------------------------------- real traces
 
 
-@pytest.mark.parametrize("name", TRACE_FILES or [pytest.param("none", marks=pytest.mark.skip(reason=f"no traces at {TRACES}"))])
+@pytest.mark.parametrize(
+    "name", TRACE_FILES or [pytest.param("none", marks=pytest.mark.skip(reason=f"no traces at {TRACES}"))]
+)
 def test_real_trace_reads(traces_dir, name):
     trace = real_trace(name)
     assert len(trace) > 0

@@ -134,16 +134,26 @@ def expand(campaign: Campaign) -> list[RunConfig]:
         else:
             sampler = workload.windows
             if workload.tasks is None:
-                instance, _ = load_instance(trace_path, procs=workload.procs, status=workload.status, window=workload.window)
+                instance, _ = load_instance(
+                    trace_path, procs=workload.procs, status=workload.status, window=workload.window
+                )
             else:
                 instance, _ = task_jobs(trace_path, procs=workload.procs, window=workload.window)
             if len(instance.jobs) == 0:
-                raise InputError(str(campaign.path), None, f"workloads[{w_index}]", workload.label, "a workload with jobs left after its filters")
+                raise InputError(
+                    str(campaign.path),
+                    None,
+                    f"workloads[{w_index}]",
+                    workload.label,
+                    "a workload with jobs left after its filters",
+                )
             if sampler.sample == "random":
                 rng = np.random.default_rng(spec.seed if sampler.seed is None else sampler.seed)
                 drawn = random_windows(instance.jobs, sampler.length, sampler.count, rng=rng)
                 if workload.tasks is not None:
-                    drawn = _redraw_empty(instance.jobs, drawn, sampler.length, rng, f"workloads[{w_index}]", str(campaign.path))
+                    drawn = _redraw_empty(
+                        instance.jobs, drawn, sampler.length, rng, f"workloads[{w_index}]", str(campaign.path)
+                    )
             elif sampler.sample == "period-runs":
                 rng = np.random.default_rng(spec.seed if sampler.seed is None else sampler.seed)
                 drawn = period_runs(instance.jobs, sampler.length, sampler.periods, sampler.count, rng=rng)
@@ -180,8 +190,11 @@ def expand(campaign: Campaign) -> list[RunConfig]:
                             validate=spec.validate_schedules,
                             window_jobs=n_jobs,
                             window_load=load,
-                            tasks=None if workload.tasks is None else tuple(sorted(workload.tasks.model_dump(exclude_none=True).items())),
-                            platform=workload.platform, penalty=workload.penalty,
+                            tasks=None
+                            if workload.tasks is None
+                            else tuple(sorted(workload.tasks.model_dump(exclude_none=True).items())),
+                            platform=workload.platform,
+                            penalty=workload.penalty,
                         )
                         here = f"workloads[{w_index}] x policies[{p_index}] {dict(params)}"
                         run_id = config.run_id
@@ -207,7 +220,9 @@ def task_jobs(path: str, *, procs: int | None = None, window: tuple[float, float
     return Instance(jobs, Machine(report.machine_procs)), report
 
 
-def _redraw_empty(jobs, drawn: list[tuple[float, float]], length: float, rng, where: str, source: str) -> list[tuple[float, float]]:
+def _redraw_empty(
+    jobs, drawn: list[tuple[float, float]], length: float, rng, where: str, source: str
+) -> list[tuple[float, float]]:
     """``drawn`` with every window holding no job replaced by further draws of ``rng`` (in order; spec 004 A9)."""
     from schedlab.workload.windows import cut, random_windows
 
@@ -218,7 +233,9 @@ def _redraw_empty(jobs, drawn: list[tuple[float, float]], length: float, rng, wh
                 break
             window = random_windows(jobs, length, 1, rng=rng)[0]
         else:
-            raise InputError(source, None, where, None, f"a trace with jobs in random windows of {length:g} s (1000 empty draws)")
+            raise InputError(
+                source, None, where, None, f"a trace with jobs in random windows of {length:g} s (1000 empty draws)"
+            )
         out.append(window)
     return out
 

@@ -121,7 +121,9 @@ def normalize(table: pd.DataFrame, metrics: list[str], baseline: str) -> pd.Data
         raise InputError("--baseline", field="--baseline", value=repr(baseline), expected=expected)
     key_columns = [f"_key_{k}" for k in _PAIRING]
     # as text, with "" for null: runs on a whole trace (no window index) pair too
-    left = done.assign(**{key: done[k].astype(object).where(done[k].notna(), "").astype(str) for key, k in zip(key_columns, _PAIRING)})
+    left = done.assign(
+        **{key: done[k].astype(object).where(done[k].notna(), "").astype(str) for key, k in zip(key_columns, _PAIRING)}
+    )
     base = left.loc[left["label"] == baseline, key_columns + metrics]
     merged = left.merge(base, on=key_columns, how="inner", suffixes=("", "__baseline"), validate="many_to_one")
     for metric in metrics:
@@ -152,10 +154,17 @@ def sweep(table: pd.DataFrame, metric: str, policy: str, parameter: str) -> pd.D
     parameters (``series``, ``k=v ...``; empty when there are none) and numeric ``value`` of ``parameter``,
     over the finished runs of ``policy``; sorted by workload, series, value."""
     done = table[(table["state"] == "done") & (table["policy"] == policy)]
-    others = sorted(c for c in done.columns if c.startswith("param_") and c != f"param_{parameter}" and done[c].notna().any())
+    others = sorted(
+        c for c in done.columns if c.startswith("param_") and c != f"param_{parameter}" and done[c].notna().any()
+    )
     series = pd.Series("", index=done.index)
     for column in others:
-        series = series + (series.str.len() > 0).map({True: " ", False: ""}) + f"{column.removeprefix('param_')}=" + done[column].astype(str)
+        series = (
+            series
+            + (series.str.len() > 0).map({True: " ", False: ""})
+            + f"{column.removeprefix('param_')}="
+            + done[column].astype(str)
+        )
     value = pd.to_numeric(done[f"param_{parameter}"])
     frame = pd.DataFrame({"workload": done["workload"], "series": series, "value": value, metric: done[metric]})
     rows = []
@@ -195,12 +204,16 @@ def write_report(
     order = list(dict.fromkeys(config.label for config in runs))
     arrow = campaign_results(campaign, runs)
     if arrow.num_rows == 0:
-        raise InputError(str(campaign.path), message=f"no stored runs in {campaign.store} (run `schedlab campaign run` first)")
+        raise InputError(
+            str(campaign.path), message=f"no stored runs in {campaign.store} (run `schedlab campaign run` first)"
+        )
     metrics = list(metrics or campaign.spec.metrics)
     table = arrow.to_pandas()
     summary = summarize(table, metrics, order=order)
     normalized = None if baseline is None else summarize(normalize(table, metrics, baseline), metrics, order=order)
-    sweeps = [sweep(table, metric, policy, parameter) for metric in metrics for policy, parameter in parameter_sweeps(table)]
+    sweeps = [
+        sweep(table, metric, policy, parameter) for metric in metrics for policy, parameter in parameter_sweeps(table)
+    ]
     out.mkdir(parents=True, exist_ok=True)
     written = []
     summary.to_csv(out / "summary.csv", index=False, float_format="%.6g")
@@ -231,7 +244,9 @@ def write_report(
         (out / name).write_bytes(png)
         written.append(out / name)
         sweep_images.append((frame, png))
-    page = _html(campaign, table, summary, images, len(runs), normalized=normalized, baseline=baseline, sweeps=sweep_images)
+    page = _html(
+        campaign, table, summary, images, len(runs), normalized=normalized, baseline=baseline, sweeps=sweep_images
+    )
     (out / "index.html").write_text(page, encoding="utf-8")
     written.append(out / "index.html")
     return written
@@ -329,7 +344,9 @@ def _html(
     for metric, png in images.items():
         parts.append(f"<h2>{esc(metric)}</h2>")
         rows = summary[summary["metric"] == metric]
-        parts.append(f'<table class="summary" data-metric="{esc(metric)}"><tr><th>workload</th><th>policy</th>{_STATS_HEAD}</tr>')
+        parts.append(
+            f'<table class="summary" data-metric="{esc(metric)}"><tr><th>workload</th><th>policy</th>{_STATS_HEAD}</tr>'
+        )
         for record in rows.itertuples(index=False):
             names = f'<td class="l">{esc(record.workload)}</td><td class="l">{esc(record.label)}</td>'
             parts.append(f"<tr>{names}{_stats_cells(record)}</tr>")
@@ -366,7 +383,9 @@ def _html(
                 )
             parts.append("</table>")
             data = base64.b64encode(sweep_png).decode("ascii")
-            parts.append(f'<img alt="{esc(metric)} over {esc(policy)} {esc(parameter)}" src="data:image/png;base64,{data}">')
+            parts.append(
+                f'<img alt="{esc(metric)} over {esc(policy)} {esc(parameter)}" src="data:image/png;base64,{data}">'
+            )
     if failed:
         parts.append("<h2>Failed runs</h2><table><tr><th>run</th><th>workload</th><th>policy</th><th>error</th></tr>")
         for record in table[table["state"] == "failed"].itertuples(index=False):
@@ -375,7 +394,9 @@ def _html(
                 f'<td class="l">{esc(record.label)}</td><td class="l">{esc(str(record.error))}</td></tr>'
             )
         parts.append("</table>")
-    parts.append(f"<p>Per-run data, timings included ({', '.join(TIMING_COLUMNS)}), are in <code>runs.parquet</code>.</p>")
+    parts.append(
+        f"<p>Per-run data, timings included ({', '.join(TIMING_COLUMNS)}), are in <code>runs.parquet</code>.</p>"
+    )
     parts.append("</body></html>")
     return "\n".join(parts) + "\n"
 

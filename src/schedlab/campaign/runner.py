@@ -22,16 +22,25 @@ import functools
 import json
 import os
 import time
+from collections.abc import Callable
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, as_completed
-from dataclasses import dataclass, field
-from typing import Callable
+from dataclasses import dataclass, field, replace
 
 from schedlab.campaign.expand import RunConfig, expand
 from schedlab.campaign.spec import Campaign, metric_names
 from schedlab.campaign.store import TOPOLOGY_COLUMNS, Store
 from schedlab.errors import InputError
 
-__all__ = ["CampaignOutcome", "ProgressCallback", "execute", "pending_runs", "run_campaign", "run_spec_files", "task_instance", "task_metrics"]
+__all__ = [
+    "CampaignOutcome",
+    "ProgressCallback",
+    "execute",
+    "pending_runs",
+    "run_campaign",
+    "run_spec_files",
+    "task_instance",
+    "task_metrics",
+]
 
 ProgressCallback = Callable[[int, int, dict], None]
 """``progress(finished, total, row)`` after each stored run (``total``: runs submitted this time)."""
@@ -62,7 +71,7 @@ def execute(config: RunConfig) -> dict:
     and null metrics: one bad run must not stop a campaign of thousands.
     """
     from schedlab import __version__
-    from schedlab.runner import run
+    from schedlab.runner import run, tasks_instance
 
     began = time.perf_counter()
     row = _config_row(config)
@@ -75,12 +84,20 @@ def execute(config: RunConfig) -> dict:
             instance, report = _load(config)
         else:
             tasks, report = task_instance(config)
-            instance = tasks.instance
-            params = _clamp_dedicated(config, params, instance.platform.n_procs, row)
+            instance = tasks_instance(tasks)
+            params = _clamp_dedicated(config, params, tasks.n_procs, row)
         row["load_seconds"] = time.perf_counter() - began
-        result = run(instance, config.policy, params, seed=config.seed, tau=config.tau, check=config.validate,
-                     report=report, penalty=config.penalty)
-    except Exception as error:  # noqa: BLE001 -- recorded as data, see the docstring
+        result = run(
+            instance,
+            config.policy,
+            params,
+            seed=config.seed,
+            tau=config.tau,
+            check=config.validate,
+            report=report,
+            penalty=config.penalty,
+        )
+    except Exception as error:
         row.update(state="failed", error=f"{type(error).__name__}: {error}")
     else:
         row.update(state="done", error=None, n_procs=instance.platform.n_procs)
@@ -88,7 +105,9 @@ def execute(config: RunConfig) -> dict:
         if tasks is not None:
             row.update(task_metrics(tasks, result.schedule, tau=config.tau))
         if config.platform is not None:
-            row.update({name: result.metrics.get(name) for name, _ in TOPOLOGY_COLUMNS if name not in ("platform", "penalty")})
+            row.update(
+                {name: result.metrics.get(name) for name, _ in TOPOLOGY_COLUMNS if name not in ("platform", "penalty")}
+            )
         row["simulate_seconds"] = result.seconds.get("simulate")
         row["validate_seconds"] = result.seconds.get("validate")
     row["wall_seconds"] = time.perf_counter() - began
@@ -105,9 +124,9 @@ def task_instance(config: RunConfig):
 
     Returns
     -------
-    (TaskInstance, FilterReport)
+    (TaskWorkload, FilterReport)
     """
-    from schedlab.workload.tasks import TaskInstance, convert
+    from schedlab.workload.tasks import convert
     from schedlab.workload.windows import cut, shift_to_zero
 
     stat = os.stat(config.trace_path)
@@ -117,14 +136,10 @@ def task_instance(config: RunConfig):
         jobs = shift_to_zero(cut(jobs, config.window), origin=config.window[0])
     options = dict(config.tasks)
     tasks = convert(jobs, report.machine_procs, conversion=options["conversion"], rounding=options["rounding"])
-    instance, load = tasks.instance, tasks.load
     if options.get("m_inst") is not None:  # spec A18, fixed processor count: same tasks, another machine
-        from schedlab.platform.homogeneous import Machine
-        from schedlab.schedule import Instance
-
         m = int(options["m_inst"])
-        instance, load = Instance(instance.jobs, Machine(m)), tasks.load * instance.platform.n_procs / m
-    return TaskInstance(instance, tasks.parent, tasks.conversion, tasks.mean_procs, load, config.window), report
+        tasks = replace(tasks, n_procs=m, load=tasks.load * tasks.n_procs / m)
+    return replace(tasks, window=config.window), report
 
 
 def _clamp_dedicated(config: RunConfig, params: dict, m_inst: int, row: dict) -> dict:
@@ -135,46 +150,34 @@ def _clamp_dedicated(config: RunConfig, params: dict, m_inst: int, row: dict) ->
     used = wanted
     if dict(config.tasks).get("clamp_dedicated", True) and wanted > m_inst - 1:
         if m_inst < 2:
-            raise InputError("policy", message=f"m_inst = {m_inst}: no room for a dedicated pool (spec 004 A7), run skipped")
+            raise InputError(
+                "policy", message=f"m_inst = {m_inst}: no room for a dedicated pool (spec 004 A7), run skipped"
+            )
         used = m_inst - 1
     row["dedicated_used"] = used
     return {**params, "dedicated": used}
 
 
 def task_metrics(tasks, schedule, *, tau: float = 10.0) -> dict:
-    """The seed 004 measures of a tasks run (the columns of :data:`~schedlab.campaign.store.TASK_COLUMNS`).
+    """The measures of a tasks run (the columns of :data:`~schedlab.campaign.store.TASK_COLUMNS`): the
+    conversion's Q, m_inst and load, the release span, and :func:`schedlab.metrics.flow_stretch`.
 
-    Source: spec 004-redirections section 2 (flow F = C - r, bounded stretch S = F / max(p, B) with
-    B = ``tau``; max, total and L2 norm of each) and section 8 (per instance: Q, m_inst, load, redirections,
-    wasted work). p is the task's processing time ``min(run_time, requested_time)``, so S equals the
-    unclamped bounded slowdown for non-preemptive policies and stays F / max(p, B) for preemptive ones
-    (spec A14: redirected tasks keep their original r and p). ``wasted_work`` is the length of the aborted
-    pieces (work lost: redirections, counted by the metrics' ``n_aborted``), not of the preempted ones.
+    Source: Lucarelli, Mendonca and Trystram (2017), sections II and V.
     Cost: O(n).
     """
     import numpy as np
 
-    from schedlab.metrics import job_metrics
+    from schedlab.metrics import flow_stretch
+    from schedlab.runner import tasks_instance
 
-    instance = tasks.instance
-    jobs = instance.jobs
-    flow = job_metrics(instance, schedule, tau=tau)["response"]
-    done = ~np.isnan(flow)
-    flow = flow[done]
-    p = np.minimum(jobs.run_time, jobs.requested_time)[done]
-    stretch = flow / np.maximum(p, tau)
+    jobs = tasks.jobs
     out = {
         "conversion": tasks.conversion,
         "mean_procs": tasks.mean_procs,
         "task_load": tasks.load if np.isfinite(tasks.load) else None,
         "release_span": float(jobs.submit.max() - jobs.submit.min()) if len(jobs) else None,
-        "wasted_work": float(sum(piece.end - piece.start for piece in schedule.aborted if not getattr(piece, "kept", False))),
     }
-    for name, values in (("flow", flow), ("stretch", stretch)):
-        empty = values.size == 0
-        out[f"{name}_max"] = None if empty else float(np.max(values))
-        out[f"{name}_sum"] = None if empty else float(np.sum(values))
-        out[f"{name}_l2"] = None if empty else float(np.sqrt(np.sum(values * values)))
+    out.update(flow_stretch(tasks_instance(tasks), schedule, bound=tau))
     return out
 
 
@@ -196,7 +199,9 @@ def _load(config: RunConfig):
     from schedlab.workload.windows import cut
 
     stat = os.stat(config.trace_path)
-    instance, report = _load_whole(config.trace_path, config.procs, config.status, config.platform, stat.st_mtime_ns, stat.st_size)
+    instance, report = _load_whole(
+        config.trace_path, config.procs, config.status, config.platform, stat.st_mtime_ns, stat.st_size
+    )
     if config.window is None:
         return instance, report
     return Instance(cut(instance.jobs, config.window), instance.platform), report
@@ -367,7 +372,7 @@ def _drain(executor: Executor, todo: list[RunConfig], stored: Callable[[dict], N
             config = futures[future]
             try:
                 row = future.result()
-            except Exception as error:  # noqa: BLE001 -- the worker died (the run itself never raises)
+            except Exception as error:
                 outcome.lost.append((config.run_id, f"{type(error).__name__}: {error}"))
                 continue
             stored(row)

@@ -31,44 +31,30 @@ Example (the whole format; see ``campaigns/easy-vs-conservative.toml``)::
 from __future__ import annotations
 
 import functools
-import math
-import re
 import tomllib
 import types
 import typing
 from pathlib import Path
 from typing import Annotated, Literal, Union
 
-import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from schedlab.durations import parse_duration
 from schedlab.errors import InputError
 
-__all__ = ["Campaign", "CampaignSpec", "PolicySpec", "TaskSpec", "WindowSpec", "WorkloadSpec", "load_campaign", "metric_names", "parse_duration"]
+__all__ = [
+    "Campaign",
+    "CampaignSpec",
+    "PolicySpec",
+    "TaskSpec",
+    "WindowSpec",
+    "WorkloadSpec",
+    "load_campaign",
+    "metric_names",
+    "parse_duration",
+]
 
-Scalar = Union[bool, int, float, str]
-
-_UNITS = {"s": 1.0, "m": 60.0, "h": 3600.0, "d": 86400.0, "w": 7 * 86400.0}
-_DURATION = re.compile(r"^\s*([0-9]+(?:\.[0-9]*)?)\s*([smhdw]?)\s*$")
-DURATION_FORMS = "a number of seconds or a string like '3600s', '90m', '12h', '7d', '2w'"
-
-
-def parse_duration(value: object) -> float:
-    """Seconds in ``value``: a number (seconds) or ``"<number><unit>"`` with unit s, m, h, d or w.
-
-    Raises ValueError on anything else or on a duration <= 0.
-    """
-    if isinstance(value, bool):
-        raise ValueError(f"expected {DURATION_FORMS}")
-    if isinstance(value, (int, float)):
-        seconds = float(value)
-    elif isinstance(value, str) and (match := _DURATION.match(value)):
-        seconds = float(match.group(1)) * _UNITS[match.group(2) or "s"]
-    else:
-        raise ValueError(f"expected {DURATION_FORMS}")
-    if not (math.isfinite(seconds) and seconds > 0):
-        raise ValueError(f"expected a duration > 0 ({DURATION_FORMS})")
-    return seconds
+Scalar = bool | int | float | str
 
 
 @functools.cache
@@ -168,7 +154,7 @@ class PolicySpec(_Model):
     """A registered policy and its parameters; a list value is one axis of the grid."""
 
     name: str
-    params: dict[str, Union[Scalar, list[Scalar]]] = Field(default_factory=dict)
+    params: dict[str, Scalar | list[Scalar]] = Field(default_factory=dict)
     label: str | None = None
 
     def grid(self) -> list[dict[str, Scalar]]:
@@ -230,7 +216,7 @@ def load_campaign(path, *, store=None) -> Campaign:
     """Read and validate a campaign specification file.
 
     Beyond the schema, checks that policy names are registered
-    (:data:`schedlab.policies.POLICIES`), that every grid point is accepted by
+    (:mod:`schedlab.registry`), that every grid point is accepted by
     the policy (parameter names and types via
     :func:`~schedlab.policies.make_policy`, values by the policy's ``reset``
     on an empty instance), that metric and workload names are valid and unique,
@@ -263,11 +249,7 @@ def load_campaign(path, *, store=None) -> Campaign:
 
 
 def _check(campaign: Campaign) -> None:
-    from schedlab.engine import simulate
-    from schedlab.platform.homogeneous import Machine
-    from schedlab.policies import POLICIES, make_policy
-    from schedlab.schedule import Instance
-    from schedlab.workload.jobs import JobTable
+    from schedlab import registry
 
     source, spec = str(campaign.path), campaign.spec
     known = metric_names()
@@ -279,43 +261,68 @@ def _check(campaign: Campaign) -> None:
         label = workload.label
         if label in seen:
             raise InputError(
-                source, None, f"workloads[{i}].name", repr(label), f"a name not used by workloads[{seen[label]}] (set name = ...)"
+                source,
+                None,
+                f"workloads[{i}].name",
+                repr(label),
+                f"a name not used by workloads[{seen[label]}] (set name = ...)",
             )
         seen[label] = i
         if not campaign.resolve(workload.trace).is_file():
-            raise InputError(source, None, f"workloads[{i}].trace", repr(workload.trace), "an existing trace file (relative to the spec file)")
+            raise InputError(
+                source,
+                None,
+                f"workloads[{i}].trace",
+                repr(workload.trace),
+                "an existing trace file (relative to the spec file)",
+            )
         _check_topology(source, i, workload)
         if workload.tasks is not None and workload.status not in (None, 1):
-            raise InputError(source, None, f"workloads[{i}].status", repr(workload.status), "1 or nothing for a tasks workload (spec 004 A10)")
+            raise InputError(
+                source,
+                None,
+                f"workloads[{i}].status",
+                repr(workload.status),
+                "1 or nothing for a tasks workload (spec 004 A10)",
+            )
         if workload.windows is not None:
             _check_windows(source, i, workload.windows)
-    # Parameter values are checked by the policy's own reset on an empty instance of 4096 processors,
-    # so that size-dependent checks (dedicated < P) pass here and are made by the runs, which know P;
-    # larger machines cost some policies O(P) set-up time at every spec load.
-    empty = Instance(JobTable.from_arrays(submit=[], run_time=[], procs=[]), Machine(4096))
+    # Parameter values are checked against the registry's declarations, without simulating; checks that
+    # need the machine (dedicated < P) are made by the runs, which know P.
     labels: dict[str, int] = {}
     for i, policy in enumerate(spec.policies):
         key = f"policies[{i}]"
-        if policy.name not in POLICIES:
-            raise InputError(source, None, f"{key}.name", repr(policy.name), f"one of {', '.join(sorted(POLICIES))}")
+        online = registry.names(kind="online")
+        if policy.name not in online:
+            raise InputError(source, None, f"{key}.name", repr(policy.name), f"one of {', '.join(sorted(online))}")
         for point in policy.grid():
             try:
-                simulate(empty, make_policy(policy.name, point), rng=np.random.default_rng(0))
+                registry.get(policy.name).configure(point)
             except InputError as error:
                 reason = getattr(error, "expected", None) or str(error).split(": ", 1)[-1]
                 raise InputError(source, None, f"{key}.params", _toml(point), reason) from None
         if policy.label is not None:
             if policy.label in labels:
-                raise InputError(source, None, f"{key}.label", repr(policy.label), f"a label not used by policies[{labels[policy.label]}]")
+                raise InputError(
+                    source,
+                    None,
+                    f"{key}.label",
+                    repr(policy.label),
+                    f"a label not used by policies[{labels[policy.label]}]",
+                )
             labels[policy.label] = i
 
 
 def _check_windows(source: str, i: int, windows: WindowSpec) -> None:
     """``count`` is required by the random modes; ``periods`` belongs to ``sample = 'period-runs'``."""
     if windows.sample in ("random", "period-runs") and windows.count is None:
-        raise InputError(source, None, f"workloads[{i}].windows.count", None, f"an integer >= 1 for sample = {windows.sample!r}")
+        raise InputError(
+            source, None, f"workloads[{i}].windows.count", None, f"an integer >= 1 for sample = {windows.sample!r}"
+        )
     if "periods" in windows.model_fields_set and windows.sample != "period-runs":
-        raise InputError(source, None, f"workloads[{i}].windows.periods", windows.periods, "no periods unless sample = 'period-runs'")
+        raise InputError(
+            source, None, f"workloads[{i}].windows.periods", windows.periods, "no periods unless sample = 'period-runs'"
+        )
 
 
 def _toml(point: dict) -> str:
@@ -330,7 +337,9 @@ def _input_error(source: str, error: ValidationError) -> InputError:
     kind = first["type"]
     if kind == "extra_forbidden":
         allowed = _allowed_keys(loc[:-1])
-        return InputError(source, None, key, None, None, message=f"unknown key {key!r}, expected one of {', '.join(allowed)}")
+        return InputError(
+            source, None, key, None, None, message=f"unknown key {key!r}, expected one of {', '.join(allowed)}"
+        )
     if kind == "missing":
         return InputError(source, None, None, None, None, message=f"missing key {key!r}")
     value = first.get("input")
@@ -390,22 +399,30 @@ def _inner_model(annotation):
 
 def _check_topology(source: str, i: int, workload: WorkloadSpec) -> None:
     """``platform`` and ``penalty`` parse as ``simulate``'s options; a penalty needs a platform; no tasks with them."""
-    from schedlab.engine.runtime import parse_penalty
-    from schedlab.platform.tree import parse_platform
+    from schedlab.platform.registry import parse_platform
+    from schedlab.runtime.penalty import parse_penalty
 
     if workload.platform is None:
         if workload.penalty not in (None, "none"):
-            raise InputError(source, None, f"workloads[{i}].penalty", repr(workload.penalty), "a platform (set platform = ...)")
+            raise InputError(
+                source, None, f"workloads[{i}].penalty", repr(workload.penalty), "a platform (set platform = ...)"
+            )
         return
     if workload.tasks is not None:
-        raise InputError(source, None, f"workloads[{i}].platform", repr(workload.platform), "no platform for a tasks workload")
+        raise InputError(
+            source, None, f"workloads[{i}].platform", repr(workload.platform), "no platform for a tasks workload"
+        )
     try:
         tree = parse_platform(workload.platform)
     except InputError as error:
-        raise InputError(source, None, f"workloads[{i}].platform", repr(workload.platform), str(error).split(": ", 1)[-1]) from None
+        raise InputError(
+            source, None, f"workloads[{i}].platform", repr(workload.platform), str(error).split(": ", 1)[-1]
+        ) from None
     if workload.procs is not None and workload.procs != tree.n_procs:
         raise InputError(source, None, f"workloads[{i}].procs", workload.procs, f"{tree.n_procs}, the platform's size")
     try:
         parse_penalty(workload.penalty, tree)
     except InputError as error:
-        raise InputError(source, None, f"workloads[{i}].penalty", repr(workload.penalty), str(error).split(": ", 1)[-1]) from None
+        raise InputError(
+            source, None, f"workloads[{i}].penalty", repr(workload.penalty), str(error).split(": ", 1)[-1]
+        ) from None

@@ -27,7 +27,16 @@ import pyarrow.parquet as pq
 from schedlab.campaign.spec import metric_names
 from schedlab.errors import InputError
 
-__all__ = ["CONFIG_COLUMNS", "TASK_COLUMNS", "TIMING_COLUMNS", "TOPOLOGY_COLUMNS", "Store", "campaign_results", "query", "row_schema"]
+__all__ = [
+    "CONFIG_COLUMNS",
+    "TASK_COLUMNS",
+    "TIMING_COLUMNS",
+    "TOPOLOGY_COLUMNS",
+    "Store",
+    "campaign_results",
+    "query",
+    "row_schema",
+]
 
 CONFIG_COLUMNS: tuple[tuple[str, pa.DataType], ...] = (
     ("run_id", pa.string()),
@@ -182,6 +191,7 @@ class Store:
     def table(self, run_ids=None):
         """:meth:`arrow` as a pandas DataFrame."""
         return self.arrow(run_ids).to_pandas()
+
 
 def campaign_results(campaign, runs=None) -> pa.Table:
     """The stored rows of ``campaign``'s runs (those of its current spec), sorted by run id.

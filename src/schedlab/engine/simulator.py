@@ -13,8 +13,9 @@ job costs O(r log F) for r ranges and F free fragments, never a scan of all proc
 from __future__ import annotations
 
 import heapq
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -24,7 +25,6 @@ from schedlab.schedule import Instance, JobStatus, Piece, Schedule
 
 if TYPE_CHECKING:
     from schedlab.engine.policy import OnlinePolicy
-    from schedlab.engine.runtime import TopologyPenalty
 
 WAITING, QUEUED, RUNNING, DONE, REJECTED = range(5)
 _STATE_NAMES = ("not submitted", "queued", "running", "finished", "rejected")
@@ -53,14 +53,14 @@ class Context:
     """The engine as a policy sees it: job view, free processors, clock, and actions.
 
     Actions are applied at once and refused with :class:`IllegalDecision` when
-    illegal; ``free`` must be treated as read-only by policies. With a
-    ``runtime`` model, a job's execution length is computed from its
-    allocation when it starts (the policy never sees it).
+    illegal; ``free`` must be treated as read-only by policies. The
+    instance's run-time model gives a job's execution length from its
+    allocation when it starts (the policy never sees it) and says which
+    allocations a job accepts; a fixed model (rigid jobs) is read from the job
+    table's columns at once.
     """
 
-    def __init__(
-        self, instance: Instance, policy: "OnlinePolicy", rng: np.random.Generator, runtime: "TopologyPenalty | None" = None
-    ) -> None:
+    def __init__(self, instance: Instance, policy: OnlinePolicy, rng: np.random.Generator) -> None:
         jobs = instance.jobs
         self.platform = instance.platform
         self.n_procs = instance.platform.n_procs
@@ -80,10 +80,9 @@ class Context:
         self._duration = np.minimum(jobs.run_time, jobs.requested_time).tolist()
         self._killed = (jobs.run_time > jobs.requested_time).tolist()
         self._remaining = list(self._duration)  # what is left to run: less than the duration after a preemption
-        self._runtime = runtime
-        if runtime is not None:
-            self._run_time = jobs.run_time.tolist()
-            self._walltime = jobs.requested_time.tolist()
+        self._runtime = instance.runtime
+        self._fixed = instance.runtime.fixed
+        self._shaped = instance.platform.shaped
         self._state = [WAITING] * n
         self._attempt = [0] * n
         self._start = [np.nan] * n
@@ -109,10 +108,19 @@ class Context:
                 )
             n_alloc += hi - lo
             prev_hi = hi
-        if n_alloc != self._procs[row]:
-            raise IllegalDecision(f"job {self._ids[row]} needs {self._procs[row]} processors, given {n_alloc}")
+        if self._fixed:
+            if n_alloc != self._procs[row]:
+                raise IllegalDecision(f"job {self._ids[row]} needs {self._procs[row]} processors, given {n_alloc}")
+        else:
+            problem = self._runtime.allocation_problem(row, alloc, n_alloc)
+            if problem is not None:
+                raise IllegalDecision(f"job {self._ids[row]}: allocation {alloc!r} {problem}")
         if prev_hi > self.n_procs:
             raise IllegalDecision(f"job {self._ids[row]}: processor {prev_hi - 1} does not exist (P = {self.n_procs})")
+        if self._shaped:
+            problem = self.platform.allocation_problem(alloc)
+            if problem is not None:
+                raise IllegalDecision(f"job {self._ids[row]}: allocation {alloc!r} {problem}")
         try:
             self.free.remove(alloc)
         except ValueError as err:
@@ -126,7 +134,9 @@ class Context:
         """
         self._check_row(row)
         if self._state[row] != QUEUED:
-            raise IllegalDecision(f"cannot start job {self._ids[row]}: it is {_STATE_NAMES[self._state[row]]} at time {self.now}")
+            raise IllegalDecision(
+                f"cannot start job {self._ids[row]}: it is {_STATE_NAMES[self._state[row]]} at time {self.now}"
+            )
         if self._procs[row] > self.free.size:
             raise IllegalDecision(
                 f"cannot start job {self._ids[row]} at time {self.now}: needs {self._procs[row]} processors, {self.free.size} free"
@@ -139,12 +149,10 @@ class Context:
         self._state[row] = RUNNING
         self._start[row] = self.now
         self._alloc[row] = alloc
-        if self._runtime is None:
+        if self._fixed:
             duration = self._remaining[row]
         else:
-            duration, self._killed[row] = self._runtime.duration(
-                self._run_time[row], self._walltime[row], self._procs[row], alloc
-            )
+            duration, self._killed[row] = self._runtime.duration(row, alloc)
         heapq.heappush(self._ends, (self.now + duration, row, self._attempt[row]))
 
     def abort(self, row: int) -> None:
@@ -157,8 +165,10 @@ class Context:
         Preempt-and-resume, for the preemptive reference policies of seed 004 (SRPT, GSRPT); not available
         with a run-time model, whose run time depends on the allocation.
         """
-        if self._runtime is not None:
-            raise IllegalDecision("preemption is not supported with a run-time model")
+        if not self._fixed:
+            raise IllegalDecision(
+                "preemption is not supported with a run-time model whose lengths depend on the allocation"
+            )
         self._stop(row, kept=True)
 
     def _stop(self, row: int, *, kept: bool) -> None:
@@ -193,18 +203,13 @@ class Context:
         if not 0 <= row < len(self._state):
             raise IllegalDecision(f"unknown job row {row} (the instance has {len(self._state)} jobs)")
 
-    # -- queries -----------------------------------------------------------
-    def is_running(self, row: int) -> bool:
-        return self._state[row] == RUNNING
-
 
 def simulate(
     instance: Instance,
-    policy: "OnlinePolicy",
+    policy: OnlinePolicy,
     *,
     rng: np.random.Generator | None = None,
     progress: ProgressCallback | None = None,
-    runtime: "TopologyPenalty | None" = None,
 ) -> Schedule:
     """Run ``policy`` online on ``instance`` and return the schedule it produced.
 
@@ -218,10 +223,6 @@ def simulate(
         Passed to randomised policies; defaults to ``default_rng(0)`` so runs are reproducible.
     progress : callable(done, total), optional
         Called about a hundred times with the number of jobs finished.
-    runtime : TopologyPenalty, optional
-        Run-time model (:mod:`schedlab.engine.runtime`): each job runs the
-        penalised time of its allocation, capped at its walltime (then KILLED).
-        None: ``min(run_time, requested_time)``, as always.
 
     Raises
     ------
@@ -243,7 +244,7 @@ def simulate(
             int(jobs.procs[i]),
             f"at most {instance.platform.n_procs} (the machine size); {too_wide.size} job(s) too wide",
         )
-    ctx = Context(instance, policy, rng if rng is not None else np.random.default_rng(0), runtime)
+    ctx = Context(instance, policy, rng if rng is not None else np.random.default_rng(0))
     policy.reset(ctx)
 
     n = len(jobs)
@@ -300,7 +301,7 @@ def simulate(
     return _collect(ctx, policy, n)
 
 
-def _collect(ctx: Context, policy: "OnlinePolicy", n: int) -> Schedule:
+def _collect(ctx: Context, policy: OnlinePolicy, n: int) -> Schedule:
     state = ctx._state
     left = [r for r in range(n) if state[r] in (QUEUED, RUNNING)]
     if left:

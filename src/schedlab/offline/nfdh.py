@@ -22,7 +22,6 @@ import heapq
 import numpy as np
 
 from schedlab.errors import InputError
-from schedlab.platform.tree import FatTree
 from schedlab.schedule import Instance, JobStatus, Schedule
 
 
@@ -35,14 +34,20 @@ def nfdh_local(instance: Instance) -> Schedule:
     InputError
         A release after 0, a platform that is not a fat tree of equal clusters, or a job wider than a cluster.
     """
-    jobs, tree = instance.jobs, instance.platform
-    if not isinstance(tree, FatTree) or tree.n_procs % tree.cluster_size:
-        raise InputError("nfdh", field="platform", value=getattr(tree, "name", tree), expected="a fat tree of equal clusters")
+    jobs, tree = instance.jobs, getattr(instance.platform, "tree", None)
+    if tree is None or tree.n_procs % tree.cluster_size:
+        raise InputError(
+            "nfdh", field="platform", value=instance.platform.name, expected="a fat tree of equal clusters"
+        )
     if np.any(jobs.submit != 0):
-        raise InputError(jobs.source, field="submit", value=float(np.max(jobs.submit)), expected="0 for every job (offline)")
+        raise InputError(
+            jobs.source, field="submit", value=float(np.max(jobs.submit)), expected="0 for every job (offline)"
+        )
     ell = tree.cluster_size
     if np.any(jobs.procs > ell):
-        raise InputError(jobs.source, field="processors", value=int(np.max(jobs.procs)), expected=f"at most the cluster size {ell}")
+        raise InputError(
+            jobs.source, field="processors", value=int(np.max(jobs.procs)), expected=f"at most the cluster size {ell}"
+        )
     p = np.minimum(jobs.run_time, jobs.requested_time)
     order = np.lexsort((jobs.id, -p))  # tallest first, ties by id
     batches: list[list[int]] = []

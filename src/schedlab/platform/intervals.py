@@ -14,11 +14,6 @@ Allocation = tuple[tuple[int, int], ...]
 """Sorted, disjoint, non-adjacent half-open ranges of processor ids."""
 
 
-def allocation_size(alloc: Allocation) -> int:
-    """Number of processors in an allocation."""
-    return sum(hi - lo for lo, hi in alloc)
-
-
 def format_allocation(alloc: Allocation) -> str:
     """Batsim's interval notation: ``((0, 4), (8, 12))`` -> ``"0-3 8-11"``, single ids alone."""
     return " ".join(str(lo) if hi - lo == 1 else f"{lo}-{hi - 1}" for lo, hi in alloc)
@@ -64,7 +59,7 @@ class IntervalSet:
         self.size = sum(hi - lo for lo, hi in norm)
 
     @classmethod
-    def full(cls, n: int) -> "IntervalSet":
+    def full(cls, n: int) -> IntervalSet:
         return cls(((0, n),)) if n > 0 else cls()
 
     def ranges(self) -> Allocation:

@@ -21,10 +21,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+import numpy as np
+
 from schedlab.errors import InputError
+from schedlab.platform.base import ResourceKind
 from schedlab.platform.intervals import Allocation
 
-__all__ = ["FatTree", "parse_platform"]
+__all__ = ["MEASURES", "FatTree", "parse_clusters", "parse_fat_tree"]
+
+MEASURES = ("blocks", "clusters", "min_clusters", "level", "min_level")
+"""The per-job measures :meth:`FatTree.allocation_measures` returns, in ``jobs.csv`` order."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,6 +59,7 @@ class FatTree:
     cluster_size: int = field(init=False)  # l
     n_clusters: int = field(init=False)
     node_size: tuple[int, ...] = field(init=False)  # ids per node at each depth 0..D (node_size[D] == 1)
+    shaped = False  # any set of processors may run a job; the shape is measured, not imposed
 
     def __post_init__(self) -> None:
         levels = tuple(self.levels)
@@ -63,18 +70,30 @@ class FatTree:
             or not all(isinstance(v, int) and not isinstance(v, bool) and v >= 1 for v in levels)
             or levels[0] != 1
         ):
-            raise InputError(source, field="fat-tree levels", value=text,
-                             expected="integers 1,N_1,...,m with N_0 = 1, at least two of them, all >= 1")
+            raise InputError(
+                source,
+                field="fat-tree levels",
+                value=text,
+                expected="integers 1,N_1,...,m with N_0 = 1, at least two of them, all >= 1",
+            )
         for a, b in zip(levels[:-2], levels[1:-1]):
             if b % a:
-                raise InputError(source, field="fat-tree levels", value=text,
-                                 expected=f"each switch level to divide the next ({a} does not divide {b})")
+                raise InputError(
+                    source,
+                    field="fat-tree levels",
+                    value=text,
+                    expected=f"each switch level to divide the next ({a} does not divide {b})",
+                )
         m = levels[-1]
         k = levels[-2]
         ell = -(-m // k)
         if k > m or (k - 1) * ell >= m:
-            raise InputError(source, field="fat-tree levels", value=text,
-                             expected=f"{k} non-empty clusters of ceil({m}/{k}) = {ell} processors (last one smaller)")
+            raise InputError(
+                source,
+                field="fat-tree levels",
+                value=text,
+                expected=f"{k} non-empty clusters of ceil({m}/{k}) = {ell} processors (last one smaller)",
+            )
         depth = len(levels) - 1
         sizes = tuple(ell * (k // levels[d]) for d in range(depth)) + (1,)
         object.__setattr__(self, "levels", levels)
@@ -86,20 +105,52 @@ class FatTree:
         object.__setattr__(self, "node_size", sizes)
 
     @classmethod
-    def flat(cls, n_procs: int) -> "FatTree":
+    def flat(cls, n_procs: int) -> FatTree:
         """One cluster of ``n_procs`` processors (``levels = (1, m)``): every allocation is local, level 1."""
         return cls((1, n_procs))
 
     @classmethod
-    def clusters(cls, n_procs: int, cluster_size: int) -> "FatTree":
+    def clusters(cls, n_procs: int, cluster_size: int) -> FatTree:
         """Ch.4's platform: clusters of ``cluster_size`` under one root, the last one possibly smaller."""
         return cls((1, -(-n_procs // cluster_size), n_procs))
 
-    # -- structure ---------------------------------------------------------
-    def n_nodes(self, depth: int) -> int:
-        """Number of non-empty nodes at ``depth``."""
-        return -(-self.n_procs // self.node_size[depth])
+    # -- the Platform protocol ------------------------------------------------
+    @property
+    def kinds(self) -> tuple[ResourceKind, ...]:
+        return (ResourceKind("processor", ((0, self.n_procs),)),)
 
+    def spec(self) -> str:
+        return self.name
+
+    def allocation_problem(self, alloc: Allocation) -> None:
+        return None
+
+    @property
+    def tree(self) -> FatTree:
+        """The tree the topology-aware allocators read: itself."""
+        return self
+
+    def allocation_measures(self, allocs: list[Allocation | None], sizes: np.ndarray) -> dict[str, np.ndarray]:
+        """Per-job ``blocks`` (b_j), ``clusters`` (K_j), ``min_clusters`` (K*_j), ``level`` (L) and ``min_level``
+        (L_min) of the allocations (spec 000-ch4-5 section 2.3), 0 where an allocation is None.
+
+        Cost: O(r + n D) for n allocations holding r ranges.
+        """
+        n = len(allocs)
+        out = {key: np.zeros(n, dtype=np.int64) for key in MEASURES}
+        level, used = self.level, self.clusters_used
+        size_list = np.asarray(sizes).tolist()
+        for i, alloc in enumerate(allocs):
+            if alloc is None or len(alloc) == 0:
+                continue
+            out["blocks"][i] = len(alloc)
+            out["clusters"][i] = used(alloc)
+            out["level"][i] = level(alloc)
+            out["min_clusters"][i] = self.min_clusters(size_list[i])
+            out["min_level"][i] = self.min_level(size_list[i])
+        return out
+
+    # -- structure ---------------------------------------------------------
     def node_range(self, depth: int, node: int) -> tuple[int, int]:
         """Ids ``[lo, hi)`` under ``node`` at ``depth``."""
         size = self.node_size[depth]
@@ -150,25 +201,21 @@ class FatTree:
         return self.depth - d
 
 
-def parse_platform(text: str) -> FatTree:
-    """Read a platform option: ``fat-tree:1,2,8,240`` (levels) or ``clusters:512,16`` (m, cluster size).
-
-    Raises
-    ------
-    InputError
-        Naming ``--platform`` and the expected form.
-    """
-    kind, sep, rest = text.partition(":")
-    expected = "fat-tree:1,N_1,...,m (e.g. fat-tree:1,2,8,240) or clusters:M,SIZE (e.g. clusters:512,16)"
+def parse_fat_tree(values: str) -> FatTree:
+    """``1,2,8,240`` (the nodes per depth) as a :class:`FatTree`; the registry's ``fat-tree:`` reader."""
     try:
-        values = tuple(int(v) for v in rest.split(",")) if sep else ()
+        levels = tuple(int(v) for v in values.split(","))
     except ValueError:
-        values = ()
-    if kind == "fat-tree" and values:
-        try:
-            return FatTree(values)
-        except InputError as error:
-            raise InputError("--platform", field="--platform", value=text, expected=error.expected) from None
-    if kind == "clusters" and len(values) == 2 and min(values) >= 1:
-        return FatTree.clusters(values[0], values[1])
-    raise InputError("--platform", field="--platform", value=text, expected=expected)
+        raise InputError("--platform", field="fat-tree levels", value=values, expected="integers 1,N_1,...,m") from None
+    return FatTree(levels)
+
+
+def parse_clusters(values: str) -> FatTree:
+    """``512,16`` (machine size, cluster size) as Ch.4's one-level :class:`FatTree`; the ``clusters:`` reader."""
+    try:
+        m, size = (int(v) for v in values.split(","))
+    except ValueError:
+        m = size = 0
+    if min(m, size) < 1:
+        raise InputError("--platform", field="clusters", value=values, expected="M,SIZE with integers >= 1")
+    return FatTree.clusters(m, size)

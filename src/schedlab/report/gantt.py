@@ -43,7 +43,10 @@ def allocated_ranges(allocated: pd.Series) -> Ranges:
     exploded = exploded[exploded.notna() & (exploded != "")]
     parts = exploded.str.partition("-")
     lo = parts[0].astype(np.int64).to_numpy()
-    hi = np.where(parts[2] == "", lo, pd.to_numeric(parts[2], errors="coerce").fillna(-1).astype(np.int64).to_numpy()) + 1
+    hi = (
+        np.where(parts[2] == "", lo, pd.to_numeric(parts[2], errors="coerce").fillna(-1).astype(np.int64).to_numpy())
+        + 1
+    )
     owner = np.asarray(exploded.index, dtype=np.int64)
     return Ranges(owner, lo, hi)
 
@@ -72,7 +75,9 @@ def binned_timeline(frame: pd.DataFrame, n_procs: int, edges: np.ndarray) -> dic
     return {"edges": edges, "utilization": busy / n_procs, "queue": queued}
 
 
-def occupancy(ranges: Ranges, start: np.ndarray, finish: np.ndarray, n_procs: int, edges: np.ndarray, rows: int) -> np.ndarray:
+def occupancy(
+    ranges: Ranges, start: np.ndarray, finish: np.ndarray, n_procs: int, edges: np.ndarray, rows: int
+) -> np.ndarray:
     """Busy fraction of each cell of a (``rows`` processor bins) x (time bins between ``edges``) grid: the time
     each range covers within the cell's time bin, for the processor at the bin's lower edge.
 
@@ -148,7 +153,9 @@ def load_view(
     size = int(ranges.hi.max()) if ranges.hi.size else 1
     n_procs = n_procs if n_procs is not None else size
     if n_procs < size:
-        raise InputError("--procs", field="--procs", value=n_procs, expected=f"at least {size} (the highest processor used + 1)")
+        raise InputError(
+            "--procs", field="--procs", value=n_procs, expected=f"at least {size} (the highest processor used + 1)"
+        )
     s = frame["starting_time"].to_numpy(dtype=np.float64)
     f = frame["finish_time"].to_numpy(dtype=np.float64)
     t0 = float(np.nanmin(s)) if start is None else float(start)
@@ -187,15 +194,30 @@ def plot_gantt(
     fig, (top, bottom) = plt.subplots(2, 1, figsize=(12, 7), height_ratios=(3, 1), sharex=True, constrained_layout=True)
     if mode == "rectangles":
         x0, x1 = np.maximum(s[view.owner], t0), np.minimum(f[view.owner], t1)
-        verts = np.stack([np.stack([x0, view.lo], 1), np.stack([x0, view.hi], 1),
-                          np.stack([x1, view.hi], 1), np.stack([x1, view.lo], 1)], axis=1)
+        verts = np.stack(
+            [
+                np.stack([x0, view.lo], 1),
+                np.stack([x0, view.hi], 1),
+                np.stack([x1, view.hi], 1),
+                np.stack([x1, view.lo], 1),
+            ],
+            axis=1,
+        )
         colors = plt.get_cmap("tab20")(np.asarray(frame.index)[view.owner] % 20)
         top.add_collection(PolyCollection(verts, facecolors=colors, edgecolors="black", linewidths=0.2))
     else:
         edges = np.linspace(t0, t1, 1201)
         grid = occupancy(view, s, f, n_procs, edges, min(n_procs, 600))
-        image = top.imshow(grid, origin="lower", aspect="auto", extent=(t0, t1, 0, n_procs), cmap="viridis",
-                           interpolation="nearest", vmin=0.0, vmax=1.0)
+        image = top.imshow(
+            grid,
+            origin="lower",
+            aspect="auto",
+            extent=(t0, t1, 0, n_procs),
+            cmap="viridis",
+            interpolation="nearest",
+            vmin=0.0,
+            vmax=1.0,
+        )
         fig.colorbar(image, ax=top, label="busy fraction", pad=0.01)
     top.set_xlim(t0, t1)
     top.set_ylim(0, n_procs)

@@ -112,7 +112,11 @@ def gantt_html(
         binned = binned_timeline(frame, n_procs, np.linspace(t0, t1, _BINS + 1))
         times, utilization, queue = binned["edges"][:-1], binned["utilization"], binned["queue"]
     if times.size and times[-1] < t1:  # hold the last value to the end of the view
-        times, utilization, queue = np.append(times, t1), np.append(utilization, utilization[-1]), np.append(queue, queue[-1])
+        times, utilization, queue = (
+            np.append(times, t1),
+            np.append(utilization, utilization[-1]),
+            np.append(queue, queue[-1]),
+        )
     shape = "hv"
     fig.add_trace(
         go.Scatter(x=times, y=utilization, mode="lines", line={"shape": shape, "color": "#1f77b4", "width": 1},
@@ -129,8 +133,20 @@ def gantt_html(
     fig.update_yaxes(title_text="processor", range=[0, n_procs], row=1, col=1)
     fig.update_yaxes(title_text="utilization", range=[0, 1.05], row=2, col=1)
     fig.update_yaxes(title_text="queued jobs", rangemode="tozero", row=3, col=1)
-    fig.update_layout(title={"text": title}, showlegend=False, height=800, template="plotly_white", margin={"l": 70, "r": 30, "t": 60, "b": 50})
-    fig.write_html(out_html, include_plotlyjs=True, full_html=True, div_id="gantt", config={"displaylogo": False, "responsive": True})
+    fig.update_layout(
+        title={"text": title},
+        showlegend=False,
+        height=800,
+        template="plotly_white",
+        margin={"l": 70, "r": 30, "t": 60, "b": 50},
+    )
+    fig.write_html(
+        out_html,
+        include_plotlyjs=True,
+        full_html=True,
+        div_id="gantt",
+        config={"displaylogo": False, "responsive": True},
+    )
     return {"jobs": v.jobs, "ranges": int(view.owner.size), "mode": mode, "n_procs": n_procs, "window": (t0, t1)}
 
 

@@ -1,7 +1,7 @@
 """Figures of the chapter 3 experiment of seed 003 (Figs 3.4-3.7 analogues), from ``runs.csv``/``steps.csv`` rows.
 
 Source: seed 003 ch. 3 section 3.6.3; spec 003-part1-hybrid sections 5.2 and 7.1.
-Each function takes the rows of :func:`schedlab.offline.hybrid.experiment.run_experiment`
+Each function takes the rows of :func:`schedlab.experiments.hybrid.run_experiment`
 and writes one PNG (matplotlib, Agg backend, imported lazily); none prints.
 """
 
@@ -12,8 +12,15 @@ from collections import defaultdict
 from collections.abc import Sequence
 from pathlib import Path
 
-__all__ = ["FIGURES", "plot_bisection_steps", "plot_filtering", "plot_hybrid_figures", "plot_ratio_lower_bound",
-           "plot_relative_makespan", "plot_runtime"]
+__all__ = [
+    "FIGURES",
+    "plot_bisection_steps",
+    "plot_filtering",
+    "plot_hybrid_figures",
+    "plot_ratio_lower_bound",
+    "plot_relative_makespan",
+    "plot_runtime",
+]
 
 # algorithms drawn in the quality figures, in this order (others are in the CSV only);
 # the PAR heuristics are left out as in the thesis ("largely inferior")
@@ -47,8 +54,9 @@ def _save(fig, path: Path) -> Path:
     return path
 
 
-def plot_relative_makespan(runs: Sequence[dict], path: Path, *, column: str = "ratio_reference",
-                           ylabel: str = "makespan / APPROX-3/2") -> Path:
+def plot_relative_makespan(
+    runs: Sequence[dict], path: Path, *, column: str = "ratio_reference", ylabel: str = "makespan / APPROX-3/2"
+) -> Path:
     """Fig. 3.4: per n, a box plot per algorithm of the makespan relative to APPROX-3/2 (1.0, dashed)."""
     plt = _plt()
     names = _present(runs, QUALITY)
@@ -76,8 +84,11 @@ def plot_ratio_lower_bound(runs: Sequence[dict], path: Path) -> Path:
         for a in names:
             means = []
             for m in ms:
-                vals = [r["ratio_lower_bound"] for r in runs
-                        if r["n"] == n and r["m"] == m and r["algorithm"] == a and _ok(r["ratio_lower_bound"])]
+                vals = [
+                    r["ratio_lower_bound"]
+                    for r in runs
+                    if r["n"] == n and r["m"] == m and r["algorithm"] == a and _ok(r["ratio_lower_bound"])
+                ]
                 means.append(sum(vals) / len(vals) if vals else math.nan)
             ax.plot(range(len(ms)), means, marker="o", markersize=3, label=a)
         ax.set_xticks(range(len(ms)), [str(m) for m in ms])
@@ -127,8 +138,9 @@ def plot_filtering(steps: Sequence[dict], path: Path, *, algorithm: str = "appro
     return _save(fig, path)
 
 
-def plot_bisection_steps(runs: Sequence[dict], path: Path, *,
-                         algorithms: Sequence[str] = ("approx32", "approx2")) -> Path:
+def plot_bisection_steps(
+    runs: Sequence[dict], path: Path, *, algorithms: Sequence[str] = ("approx32", "approx2")
+) -> Path:
     """Fig. 3.7: histogram of the number of bisection steps per run."""
     plt = _plt()
     names = _present(runs, algorithms)

@@ -110,7 +110,10 @@ def read_batsim(path: str | os.PathLike) -> tuple[JobTable, int]:
                 raise InputError(source, None, f"{where}.profile", name, "the name of a profile in profiles")
             kind = profiles[name].get("type") if isinstance(profiles[name], dict) else None
             raise InputError(
-                source, None, f"{where}.profile", name,
+                source,
+                None,
+                f"{where}.profile",
+                name,
                 f'a "delay" profile (job {job_id}: profile {name!r} has type {kind!r})',
             )
         walltime = job.get("walltime", -1)
@@ -159,7 +162,9 @@ def write_batsim(path: str | os.PathLike, jobs: JobTable, nb_res: int) -> None:
     if too_wide.size:
         i = int(too_wide[0])
         line = int(jobs.line[i]) or None
-        raise InputError(jobs.source, line, f"job {int(jobs.id[i])} processors", int(jobs.procs[i]), f"<= nb_res ({nb_res})")
+        raise InputError(
+            jobs.source, line, f"job {int(jobs.id[i])} processors", int(jobs.procs[i]), f"<= nb_res ({nb_res})"
+        )
     profiles = {}
     names = []
     for delay in jobs.run_time.tolist():

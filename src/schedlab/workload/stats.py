@@ -106,4 +106,3 @@ def _quantiles(values: np.ndarray, kind) -> dict[str, int | float | None]:
         return {name: None for name, _ in _QUANTILES}
     points = np.quantile(values, [q for _, q in _QUANTILES], method="inverted_cdf")
     return {name: kind(point) for (name, _), point in zip(_QUANTILES, points)}
-

@@ -53,7 +53,16 @@ SWF_FIELDS: tuple[str, ...] = (
 """The 18 SWF fields in file order (field ``k`` of the format is ``SWF_FIELDS[k - 1]``)."""
 
 FLOAT_FIELDS: frozenset[str] = frozenset(
-    {"submit_time", "wait_time", "run_time", "avg_cpu_time", "requested_time", "think_time", "used_memory", "requested_memory"}
+    {
+        "submit_time",
+        "wait_time",
+        "run_time",
+        "avg_cpu_time",
+        "requested_time",
+        "think_time",
+        "used_memory",
+        "requested_memory",
+    }
 )
 """Fields read as float64 (times and memory); the others are int64."""
 
@@ -103,7 +112,7 @@ class SwfHeader:
     lines: tuple[str, ...] = ()
 
     @classmethod
-    def from_lines(cls, lines) -> "SwfHeader":
+    def from_lines(cls, lines) -> SwfHeader:
         """Parse comment lines (each starting, after blanks, with ``;``)."""
         lines = tuple(lines)
         fields: dict[str, str] = {}
@@ -122,7 +131,7 @@ class SwfHeader:
         )
 
     @classmethod
-    def from_fields(cls, fields: Mapping[str, object]) -> "SwfHeader":
+    def from_fields(cls, fields: Mapping[str, object]) -> SwfHeader:
         """A header made of ``; Key: value`` lines, in the mapping's order (``{"MaxProcs": 128}``)."""
         return cls.from_lines(f"; {key}: {value}" for key, value in fields.items())
 
@@ -229,7 +238,8 @@ def machine_size(trace: SwfTrace, procs: int | None = None) -> tuple[int, str]:
     widest = int(_processors(trace.columns).max()) if len(trace) else 0
     if widest < 1:
         raise InputError(
-            trace.source, message="cannot tell the machine size: no MaxProcs/MaxNodes header and no job with processors > 0 (give --procs)"
+            trace.source,
+            message="cannot tell the machine size: no MaxProcs/MaxNodes header and no job with processors > 0 (give --procs)",
         )
     return widest, "largest job (no MaxProcs/MaxNodes header)"
 
@@ -421,7 +431,11 @@ def _parse_fast(data, buf, starts, ends, is_job) -> dict[str, np.ndarray] | None
             if not np.isfinite(values).all():
                 return None
         elif values.dtype.kind == "f":
-            if not (np.isfinite(values).all() and (np.floor(values) == values).all() and (np.abs(values) < _INT64_LIMIT).all()):
+            if not (
+                np.isfinite(values).all()
+                and (np.floor(values) == values).all()
+                and (np.abs(values) < _INT64_LIMIT).all()
+            ):
                 return None
             values = values.astype(np.int64)
         else:
@@ -470,7 +484,9 @@ def _numbers(rows: list[bytes]) -> np.ndarray:
     text = b"\n".join(rows).translate(_BLANKS_TO_SPACE)
     if rows:
         try:
-            frame = pd.read_csv(io.BytesIO(text), sep=r"\s+", header=None, dtype=np.float64, engine="c", na_filter=False)
+            frame = pd.read_csv(
+                io.BytesIO(text), sep=r"\s+", header=None, dtype=np.float64, engine="c", na_filter=False
+            )
             if frame.shape == (len(rows), _N_FIELDS):
                 return frame.to_numpy()
         except ValueError:

@@ -16,13 +16,11 @@ from __future__ import annotations
 
 import math
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
 from schedlab.errors import InputError
-from schedlab.platform.homogeneous import Machine
-from schedlab.schedule import Instance
 from schedlab.workload.filters import FilterReport, to_jobs
 from schedlab.workload.jobs import JobTable
 from schedlab.workload.swf import read_swf
@@ -33,15 +31,16 @@ ROUNDINGS = {"round": round, "floor": math.floor, "ceil": math.ceil}
 
 
 @dataclass(frozen=True)
-class TaskInstance:
-    """Sequential tasks on ``m`` processors, and how they were made.
+class TaskWorkload:
+    """Sequential tasks on ``n_procs`` processors, and how they were made.
 
-    ``instance`` has one-processor jobs whose run and requested times are the
+    ``jobs`` are one-processor jobs whose run and requested times are the
     processing times p_j; ``parent`` the trace job id of each task; ``mean_procs``
-    is Q (conversion C); ``load`` the total work over ``m`` x the release span.
+    is Q (conversion C); ``load`` the total work over ``n_procs`` x the release span.
     """
 
-    instance: Instance
+    jobs: JobTable
+    n_procs: int
     parent: np.ndarray
     conversion: str
     mean_procs: float
@@ -58,7 +57,7 @@ def job_processors(jobs: JobTable) -> np.ndarray:
     return jobs.procs if allocated is None else np.where(allocated > 0, allocated, jobs.procs)
 
 
-def convert(jobs: JobTable, n_procs: int, *, conversion: str = "C", rounding: str = "round") -> TaskInstance:
+def convert(jobs: JobTable, n_procs: int, *, conversion: str = "C", rounding: str = "round") -> TaskWorkload:
     """Turn parallel jobs (run time e_j, processors q_j) into sequential tasks by conversion A, B or C.
 
     Source: seed 004 section V-A; spec 004-redirections section 4, A7.
@@ -69,7 +68,9 @@ def convert(jobs: JobTable, n_procs: int, *, conversion: str = "C", rounding: st
     Tasks keep the job's release time; task ids are 1..N in job order, ``parent`` gives the job id.
     """
     if conversion not in CONVERSIONS:
-        raise InputError("--conversion", field="conversion", value=conversion, expected=f"one of {', '.join(CONVERSIONS)}")
+        raise InputError(
+            "--conversion", field="conversion", value=conversion, expected=f"one of {', '.join(CONVERSIONS)}"
+        )
     if rounding not in ROUNDINGS:
         raise InputError("--rounding", field="rounding", value=rounding, expected=f"one of {', '.join(ROUNDINGS)}")
     if len(jobs) == 0:
@@ -87,10 +88,12 @@ def convert(jobs: JobTable, n_procs: int, *, conversion: str = "C", rounding: st
         index = np.arange(len(jobs))
         p, m = (q / mean_q) * e, max(1, int(ROUNDINGS[rounding](n_procs / mean_q)))
     submit = jobs.submit[index]
-    table = JobTable.from_arrays(submit=submit, run_time=p, requested_time=p, procs=np.ones(len(p), dtype=np.int64), source=jobs.source)
+    table = JobTable.from_arrays(
+        submit=submit, run_time=p, requested_time=p, procs=np.ones(len(p), dtype=np.int64), source=jobs.source
+    )
     span = float(submit.max() - submit.min()) if len(submit) else 0.0
     load = float(p.sum() / (m * span)) if span > 0 else float("inf")
-    return TaskInstance(Instance(table, Machine(m)), jobs.id[index], conversion, mean_q, load, None)
+    return TaskWorkload(table, m, jobs.id[index], conversion, mean_q, load, None)
 
 
 def load_tasks(
@@ -101,7 +104,7 @@ def load_tasks(
     conversion: str = "C",
     rounding: str = "round",
     procs: int | None = None,
-) -> tuple[TaskInstance, FilterReport]:
+) -> tuple[TaskWorkload, FilterReport]:
     """Read an SWF trace, keep completed jobs (spec A10), optionally cut one random window of ``window``
     seconds drawn with ``seed`` (A9: redrawn while empty, releases shifted to 0), and convert.
     """
@@ -118,7 +121,7 @@ def load_tasks(
             raise InputError(os.fspath(path), message=f"no job in 1000 random windows of {window:g} s")
         jobs = shift_to_zero(part, origin=chosen[0])
     tasks = convert(jobs, report.machine_procs, conversion=conversion, rounding=rounding)
-    return TaskInstance(tasks.instance, tasks.parent, tasks.conversion, tasks.mean_procs, tasks.load, chosen), report
+    return replace(tasks, window=chosen), report
 
 
-__all__ = ["CONVERSIONS", "TaskInstance", "convert", "job_processors", "load_tasks"]
+__all__ = ["CONVERSIONS", "TaskWorkload", "convert", "job_processors", "load_tasks"]

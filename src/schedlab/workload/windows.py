@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from schedlab.errors import ArgumentError
 from schedlab.workload.jobs import JobTable
 
 __all__ = [
@@ -55,14 +56,14 @@ class Window:
 
 def _span(jobs: JobTable) -> tuple[float, float]:
     if len(jobs) == 0:
-        raise ValueError("no jobs: a window needs a workload with at least one job")
+        raise ArgumentError("no jobs: a window needs a workload with at least one job")
     return float(np.min(jobs.submit)), float(np.max(jobs.submit))
 
 
 def _check_length(length: float) -> float:
     length = float(length)
     if not (np.isfinite(length) and length > 0):
-        raise ValueError(f"length = {length!r}, expected a duration > 0 (seconds)")
+        raise ArgumentError(f"length = {length!r}, expected a duration > 0 (seconds)")
     return length
 
 
@@ -131,7 +132,7 @@ def random_windows(
     """
     length = _check_length(length)
     if int(count) != count or count < 0:
-        raise ValueError(f"count = {count!r}, expected an integer >= 0")
+        raise ArgumentError(f"count = {count!r}, expected an integer >= 0")
     first, last = _span(jobs)
     high = max(first, last - length)
     starts = rng.uniform(first, high, size=int(count)) if high > first else np.full(int(count), first)
@@ -183,7 +184,7 @@ def period_runs(
     length = _check_length(length)
     for name, value, low in (("runs", runs, 1), ("count", count, 0)):
         if int(value) != value or value < low:
-            raise ValueError(f"{name} = {value!r}, expected an integer >= {low}")
+            raise ArgumentError(f"{name} = {value!r}, expected an integer >= {low}")
     origin, _ = _span(jobs)
     starts = _run_starts(jobs.submit - origin, length, int(runs))
     rounds = -(-int(count) // len(starts))
@@ -204,7 +205,7 @@ def cut(jobs: JobTable, window: tuple[float, float]) -> JobTable:
     """The jobs submitted in ``[start, end)``, in table order. Cost: O(n)."""
     start, end = float(window[0]), float(window[1])
     if not start < end:
-        raise ValueError(f"window = [{start}, {end}), expected start < end")
+        raise ArgumentError(f"window = [{start}, {end}), expected start < end")
     return jobs.take((jobs.submit >= start) & (jobs.submit < end))
 
 
@@ -220,7 +221,7 @@ def shift_to_zero(jobs: JobTable, *, origin: float | None = None) -> JobTable:
     origin = float(np.min(jobs.submit)) if origin is None else float(origin)
     submit = jobs.submit - origin
     if np.any(submit < 0):
-        raise ValueError(f"origin = {origin!r} is after the first submit time {float(np.min(jobs.submit))!r}")
+        raise ArgumentError(f"origin = {origin!r} is after the first submit time {float(np.min(jobs.submit))!r}")
     return JobTable(
         id=jobs.id,
         submit=submit,
@@ -245,7 +246,7 @@ def offered_load(jobs: JobTable, n_procs: int, window: tuple[float, float] | Non
     Returns NaN when the span is zero (one job, or all submitted at once).
     """
     if n_procs < 1:
-        raise ValueError(f"n_procs = {n_procs!r}, expected an integer >= 1")
+        raise ArgumentError(f"n_procs = {n_procs!r}, expected an integer >= 1")
     if window is None:
         if len(jobs) == 0:
             return float("nan")

@@ -6,10 +6,9 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from offline.hybrid.hybrid_strategies import moldable_instances, sequential_instances
+from hybrid_strategies import check, moldable_instances, sequential_instances
 from schedlab.offline.hybrid import approx2, approx2_step, brute_force_opt
 from schedlab.offline.hybrid.lists import garey_graham
-from schedlab.validation_hybrid import validate_hybrid
 
 EPS = 1 + 1e-12
 
@@ -20,8 +19,8 @@ def test_accepts_opt_and_ratio(instance):
     opt, _ = brute_force_opt(instance)
     schedule, _ = approx2_step(instance, opt)
     assert schedule is not None, f"rejected λ = OPT = {opt}"
-    assert validate_hybrid(instance, schedule) <= 2 * opt * EPS
-    assert validate_hybrid(instance, approx2(instance)) <= 2 * 1.01 * opt * EPS
+    assert check(instance, schedule) <= 2 * opt * EPS
+    assert check(instance, approx2(instance)) <= 2 * 1.01 * opt * EPS
 
 
 @settings(max_examples=60, deadline=None)
@@ -33,12 +32,17 @@ def test_sound_at_any_lambda(instance, factor):
     if schedule is None:
         assert lam < opt
     else:
-        assert validate_hybrid(instance, schedule) <= 2 * lam * EPS
+        assert check(instance, schedule) <= 2 * lam * EPS
 
 
 @settings(max_examples=100, deadline=None)
-@given(st.integers(1, 6).flatmap(lambda m: st.tuples(
-    st.just(m), st.lists(st.tuples(st.integers(1, 20), st.integers(1, m)), min_size=1, max_size=10))))
+@given(
+    st.integers(1, 6).flatmap(
+        lambda m: st.tuples(
+            st.just(m), st.lists(st.tuples(st.integers(1, 20), st.integers(1, m)), min_size=1, max_size=10)
+        )
+    )
+)
 def test_garey_graham_bound_and_no_overlap(case):
     """Greedy rigid list scheduling: no CPU used twice at once; makespan <= 2 max(W/m, p_max)."""
     m, jobs = case
@@ -65,4 +69,4 @@ def test_strict_fill_is_also_two_dual(instance, factor):
     if schedule is None:
         assert lam < opt
     else:
-        assert validate_hybrid(instance, schedule) <= 2 * lam * EPS
+        assert check(instance, schedule) <= 2 * lam * EPS

@@ -6,10 +6,9 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from offline.hybrid.hybrid_strategies import moldable_instances, sequential_instances
-from schedlab.offline.hybrid import approx32, approx32_detail, brute_force_opt
-from schedlab.platform.hybrid import generate_hybrid
-from schedlab.validation_hybrid import validate_hybrid
+from hybrid_strategies import check, moldable_instances, sequential_instances
+from schedlab.offline.hybrid import approx32, approx32_detail, brute_force_opt, search_of, task_resources
+from schedlab.workload.hybrid import generate_hybrid
 
 # Fig. 3.2 intersection graph: pairs of sets a task may belong to at once
 ALLOWED_PAIRS = {(1, 4), (2, 3), (2, 4), (3, 4)}
@@ -39,11 +38,15 @@ def check_invariants(instance, d) -> None:
     assert mu2 + mu3 + d.left <= instance.m and mu2 + mu4 + d.right <= instance.m  # C2, C3
     lam = d.lam
     latest, final = d.latest, d.schedule
-    validate_hybrid(instance, latest, require_contiguous=True)
+    check(instance, latest, contiguous=True)
     assert latest.makespan <= 1.5 * lam * (1 + 1e-12)
     assert (final.start <= latest.start).all()  # compaction never delays a task
     # the blocks used exactly the CPUs the ILP counted: bottom shelf at time 0
-    cpus_bottom = {r for j in np.nonzero(np.isin(c, (1, 2, 3)) & (latest.start == 0))[0] for r in latest.resources[j]}
+    cpus_bottom = {
+        r
+        for j in np.nonzero(np.isin(c, (1, 2, 3)) & (latest.start == 0))[0]
+        for r in task_resources(instance, latest)[j]
+    }
     assert len(cpus_bottom) == mu2 + mu3 + d.left
 
 
@@ -55,9 +58,9 @@ def test_accepts_opt_and_ratio_moldable(instance):
     d = approx32_detail(instance, opt)
     check_invariants(instance, d)
     assert d.schedule is not None, f"rejected λ = OPT = {opt}"
-    assert validate_hybrid(instance, d.schedule, require_contiguous=True) <= 1.5 * opt * (1 + 1e-12)
+    assert check(instance, d.schedule, contiguous=True) <= 1.5 * opt * (1 + 1e-12)
     result = approx32(instance)
-    assert validate_hybrid(instance, result, require_contiguous=True) <= 1.5 * 1.01 * opt * (1 + 1e-12)
+    assert check(instance, result, contiguous=True) <= 1.5 * 1.01 * opt * (1 + 1e-12)
 
 
 @settings(max_examples=40, deadline=None)
@@ -82,26 +85,27 @@ def test_every_step_is_sound_or_short(instance, factor):
     if d.schedule is None:
         assert lam < opt
     else:
-        assert validate_hybrid(instance, d.schedule, require_contiguous=True) <= 1.5 * lam * (1 + 1e-12)
+        assert check(instance, d.schedule, contiguous=True) <= 1.5 * lam * (1 + 1e-12)
 
 
 def test_generated_instance_statistics():
     """Generated Table 3.1 instance: valid contiguous result, 10-17-like step count, mean |F(j)| reported."""
     instance = generate_hybrid(50, 16, 4, rng=np.random.default_rng(3))
     result = approx32(instance)
-    validate_hybrid(instance, result, require_contiguous=True)
-    steps = result.search.steps
+    check(instance, result, contiguous=True)
+    steps = search_of(result).steps
     assert all("mean_sets" in s.info for s in steps)
-    assert result.search.upper <= 1.01 * result.search.lower
-    assert result.makespan <= 1.5 * result.search.upper * (1 + 1e-12)
+    assert search_of(result).upper <= 1.01 * search_of(result).lower
+    assert result.makespan <= 1.5 * search_of(result).upper * (1 + 1e-12)
 
 
 def test_no_gpu_and_no_cpu_edge_cases():
     """Spec 003 ambiguity 14: k = 0 (pure moldable) and m = 0 (P||Cmax on GPUs) both work."""
-    from schedlab.platform.hybrid import HybridInstance
+    from schedlab.workload.hybrid import HybridInstance
+
     only_cpu = HybridInstance.from_tasks(3, 0, [([6, 3, 2], None), ([4, 2, 2], None), (5, 7)])
     r = approx32(only_cpu)
-    assert validate_hybrid(only_cpu, r, require_contiguous=True) <= 1.5 * 1.01 * brute_force_opt(only_cpu)[0]
+    assert check(only_cpu, r, contiguous=True) <= 1.5 * 1.01 * brute_force_opt(only_cpu)[0]
     only_gpu = HybridInstance.from_tasks(0, 2, [(None, 3), (None, 3), (None, 2), (None, 2), (None, 2)])
     r = approx32(only_gpu)
-    assert validate_hybrid(only_gpu, r) <= 1.5 * 1.01 * brute_force_opt(only_gpu)[0]
+    assert check(only_gpu, r) <= 1.5 * 1.01 * brute_force_opt(only_gpu)[0]

@@ -8,10 +8,9 @@ import math
 import pytest
 from hypothesis import given, settings
 
-from offline.hybrid.hybrid_strategies import moldable_instances, sequential_instances
-from schedlab.offline.hybrid import HybridError, bounds, brute_force_opt, da2_step, dual_search
-from schedlab.platform.hybrid import HybridInstance
-from schedlab.validation_hybrid import validate_hybrid
+from hybrid_strategies import check, moldable_instances, sequential_instances
+from schedlab.offline.hybrid import HybridError, bounds, brute_force_opt, da2_step, dual_search, search_of
+from schedlab.workload.hybrid import HybridInstance
 
 
 def naive_sequential_opt(instance) -> float:
@@ -32,14 +31,14 @@ def naive_sequential_opt(instance) -> float:
 def test_brute_force_matches_naive_sequential(instance):
     opt, schedule = brute_force_opt(instance)
     assert opt == naive_sequential_opt(instance)
-    assert validate_hybrid(instance, schedule) == opt
+    assert check(instance, schedule) == opt
 
 
 @settings(max_examples=60, deadline=None)
 @given(moldable_instances() | sequential_instances())
 def test_bounds_bracket_opt(instance):
     opt, schedule = brute_force_opt(instance)
-    assert validate_hybrid(instance, schedule) == opt
+    assert check(instance, schedule) == opt
     b = bounds(instance)
     assert b.lower == max(b.area, b.longest)
     assert b.lower <= opt * (1 + 1e-12) and opt <= b.upper * (1 + 1e-12)
@@ -54,7 +53,7 @@ def test_moldable_brute_force_uses_parallelism():
 def test_dual_search_records_steps_and_eps_rule():
     inst = HybridInstance.from_tasks(2, 1, [(6, 1), (4, 2), (3, 3), (2, 4)])
     result = dual_search(inst, da2_step, eps=0.01, name="da2")
-    info = result.search
+    info = search_of(result)
     assert info.steps[0].lam == bounds(inst).upper and info.steps[0].accepted
     assert info.upper - info.lower <= 0.01
     assert result.makespan == min(s.makespan for s in info.steps if s.accepted)

@@ -7,9 +7,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from offline.hybrid.hybrid_strategies import sequential_instances
-from schedlab.offline.hybrid import brute_force_opt, da2, da2_step, dada, dada_step
-from schedlab.validation_hybrid import validate_hybrid
+from hybrid_strategies import check, sequential_instances
+from schedlab.offline.hybrid import brute_force_opt, da2, da2_step, dada, dada_step, search_of
 
 EPS = 1 + 1e-12
 
@@ -30,7 +29,7 @@ def test_alpha_zero_is_da2(case, factor):
     b, _ = dada_step(instance, lam, alpha=0.0, affinity=aff)
     assert (a is None) == (b is None)
     if a is not None:
-        assert a.resources == b.resources and a.start.tolist() == b.start.tolist()
+        assert a.alloc == b.alloc and a.start.tolist() == b.start.tolist()
     assert da2(instance).makespan == dada(instance, alpha=0.0, affinity=aff).makespan
 
 
@@ -43,9 +42,9 @@ def test_accepted_within_two_plus_alpha(case, alpha, strict):
     for factor in (0.7, 1.0, 1.5):
         schedule, _ = dada_step(instance, factor * opt, alpha=alpha, affinity=aff, strict=strict)
         if schedule is not None:
-            assert validate_hybrid(instance, schedule) <= (2 + alpha) * factor * opt * EPS
+            assert check(instance, schedule) <= (2 + alpha) * factor * opt * EPS
     result = dada(instance, alpha=alpha, affinity=aff, strict=strict)
-    assert validate_hybrid(instance, result) <= (2 + alpha) * result.search.upper * EPS
+    assert check(instance, result) <= (2 + alpha) * search_of(result).upper * EPS
 
 
 @settings(max_examples=60, deadline=None)
@@ -54,11 +53,12 @@ def test_without_affinity_ratio(instance, alpha):
     """No affinity data: the global phase alone, accepted at λ = OPT, final <= (2+α) cutoff OPT."""
     opt, _ = brute_force_opt(instance)
     assert dada_step(instance, opt, alpha=alpha)[0] is not None
-    assert validate_hybrid(instance, dada(instance, alpha=alpha)) <= (2 + alpha) * 1.001 * opt * EPS
+    assert check(instance, dada(instance, alpha=alpha)) <= (2 + alpha) * 1.001 * opt * EPS
 
 
 def test_bad_parameters():
-    from schedlab.platform.hybrid import HybridInstance
+    from schedlab.workload.hybrid import HybridInstance
+
     instance = HybridInstance.from_tasks(2, 1, [(6, 1), (4, 2)])
     with pytest.raises(ValueError, match="alpha"):
         dada(instance, alpha=1.5)

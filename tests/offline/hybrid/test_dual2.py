@@ -5,10 +5,9 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from offline.hybrid.hybrid_strategies import sequential_instances
-from schedlab.offline.hybrid import brute_force_opt, da2, da2_step, dual2, dual2_step
-from schedlab.platform.hybrid import HybridInstance
-from schedlab.validation_hybrid import validate_hybrid
+from hybrid_strategies import check, sequential_instances
+from schedlab.offline.hybrid import brute_force_opt, da2, da2_step, dual2, dual2_step, search_of, task_kinds
+from schedlab.workload.hybrid import HybridInstance
 
 EPS = 1 + 1e-12
 
@@ -20,7 +19,7 @@ def test_step_accepts_opt(instance, step):
     opt, _ = brute_force_opt(instance)
     schedule, _ = step(instance, opt)
     assert schedule is not None, f"rejected λ = OPT = {opt}"
-    assert validate_hybrid(instance, schedule, require_contiguous=True) <= 2 * opt * EPS
+    assert check(instance, schedule, contiguous=True) <= 2 * opt * EPS
 
 
 @settings(max_examples=80, deadline=None)
@@ -33,7 +32,7 @@ def test_step_sound_at_any_lambda(instance, step, factor):
     if schedule is None:
         assert lam < opt
     else:
-        assert validate_hybrid(instance, schedule) <= 2 * lam * EPS
+        assert check(instance, schedule) <= 2 * lam * EPS
 
 
 @settings(max_examples=60, deadline=None)
@@ -41,8 +40,8 @@ def test_step_sound_at_any_lambda(instance, step, factor):
 def test_search_ratio(instance, algorithm):
     opt, _ = brute_force_opt(instance)
     result = algorithm(instance)
-    assert validate_hybrid(instance, result, require_contiguous=True) <= 2 * 1.001 * opt * EPS
-    assert result.search.lower <= opt * EPS
+    assert check(instance, result, contiguous=True) <= 2 * 1.001 * opt * EPS
+    assert search_of(result).lower <= opt * EPS
 
 
 def test_dual2_puts_critical_task_last():
@@ -50,9 +49,9 @@ def test_dual2_puts_critical_task_last():
     inst = HybridInstance.from_tasks(1, 1, [(4, 1), (4, 2), (4, 3), (1, 4)])
     schedule, _ = dual2_step(inst, 4)
     # ratios 4, 2, 4/3, 1/4: GPU area 1, 3 (< 4), then task 2 (area 6 >= 4, critical, last)
-    assert schedule.on_gpu.tolist() == [True, True, True, False]
+    assert task_kinds(inst, schedule).tolist() == [True, True, True, False]
     assert schedule.start.tolist() == [2, 0, 3, 0]  # LPT of {0, 1}, then the critical task
-    assert validate_hybrid(inst, schedule) == 6
+    assert check(inst, schedule) == 6
 
 
 def test_da2_rejects_task_fitting_nowhere():
@@ -70,4 +69,4 @@ def test_strict_fill_is_also_two_dual(instance, factor):
     if schedule is None:
         assert lam < opt
     else:
-        assert validate_hybrid(instance, schedule) <= 2 * lam * EPS
+        assert check(instance, schedule) <= 2 * lam * EPS

@@ -6,29 +6,44 @@ of section 8, and its invariants (forced variants, same profile, one cluster).
 
 from __future__ import annotations
 
+from dataclasses import replace
 from itertools import combinations
 
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from strategies import rigid_instances
 
 from schedlab.engine import simulate
-from schedlab.engine.runtime import TopologyPenalty, parse_penalty
 from schedlab.errors import InputError
 from schedlab.metrics import topology_metrics
 from schedlab.platform.intervals import IntervalSet, normalize
 from schedlab.platform.tree import FatTree
-from schedlab.policies import make_policy
 from schedlab.policies.rigid import EASY, FCFS, Conservative
 from schedlab.policies.rigid.allocators import FORCED, make_allocator
+from schedlab.registry import make_policy
+from schedlab.runtime import TopologyPenalty, parse_penalty
 from schedlab.schedule import Instance, JobStatus
 from schedlab.validation import validate
 from schedlab.workload.jobs import JobTable
+from strategies import rigid_instances
 
-ALL = ["basic", "becont", "becont:largest_first", "cont", "cont:best_fit", "cont:largest", "beloc", "loc",
-       "beplat", "beplat:best_fit", "beplat:worst_fit", "plat", "plat:best_fit", "plat:worst_fit"]
+ALL = [
+    "basic",
+    "becont",
+    "becont:largest_first",
+    "cont",
+    "cont:best_fit",
+    "cont:largest",
+    "beloc",
+    "loc",
+    "beplat",
+    "beplat:best_fit",
+    "beplat:worst_fit",
+    "plat",
+    "plat:best_fit",
+    "plat:worst_fit",
+]
 BEST_EFFORT = [a for a in ALL if a.partition(":")[0] not in FORCED]
 
 
@@ -139,8 +154,9 @@ def test_theorem_2_instance(policy, allocator, starts, allocs):
 def test_conservative_hand_example_is_the_same_for_every_allocator(allocator):
     """Spec 8.4 (m = 4, one cluster): J1 [0,4) on {0,1}, J2 reserved [4,6), J3 backfilled [0,3)
     on {2,3}, J4 [3,4) on {2,3}, J5 [6,8) on {0,1}; Cmax = 8."""
-    jobs = JobTable.from_arrays(submit=[0] * 5, run_time=[4, 2, 3, 1, 2], requested_time=[4, 2, 3, 1, 2],
-                                procs=[2, 4, 2, 2, 2])
+    jobs = JobTable.from_arrays(
+        submit=[0] * 5, run_time=[4, 2, 3, 1, 2], requested_time=[4, 2, 3, 1, 2], procs=[2, 4, 2, 2, 2]
+    )
     instance = Instance(jobs, FatTree.flat(4))
     schedule = simulate(instance, Conservative(allocator=allocator))
     validate(instance, schedule)
@@ -152,15 +168,15 @@ def test_penalty_makes_beplat_faster_than_basic():
     """Levels [1,2,4,8]; job 0 holds {0} for 10 s, jobs 1 and 2 (size 2, 100 s, quadratic F = 2) come
     at 0: basic gives job 1 {1,2} (L = 2, 200 s) and job 2 {3,4} (L = 3, 400 s); beplat gives them
     {2,3} and {4,5} (L = 1, 100 s each)."""
-    jobs = JobTable.from_arrays(submit=[0, 0, 0], run_time=[10, 100, 100], requested_time=[10, 500, 500],
-                                procs=[1, 2, 2])
+    jobs = JobTable.from_arrays(
+        submit=[0, 0, 0], run_time=[10, 100, 100], requested_time=[10, 500, 500], procs=[1, 2, 2]
+    )
     tree = FatTree((1, 2, 4, 8))
-    instance = Instance(jobs, tree)
-    model = TopologyPenalty(tree, "quadratic", 2.0)
+    instance = Instance(jobs, tree, TopologyPenalty(tree, "quadratic", 2.0, jobs))
     ends = {}
     for allocator in ("basic", "beplat"):
-        schedule = simulate(instance, Conservative(allocator=allocator), runtime=model)
-        validate(instance, schedule, runtime=model)
+        schedule = simulate(instance, Conservative(allocator=allocator))
+        validate(instance, schedule)
         ends[allocator] = (schedule.end.tolist(), [ids(a) for a in schedule.alloc])
     assert ends["basic"] == ([10, 200, 400], [[0], [1, 2], [3, 4]])
     assert ends["beplat"] == ([10, 100, 100], [[0], [2, 3], [4, 5]])
@@ -258,19 +274,23 @@ class RecordingConservative(Conservative):
 
 
 @settings(max_examples=60)
-@given(tree_instances(), st.sampled_from(ALL), st.sampled_from(["full", "start-now"]),
-       st.sampled_from(["linear:1", "quadratic:2", None]))
+@given(
+    tree_instances(),
+    st.sampled_from(ALL),
+    st.sampled_from(["full", "start-now"]),
+    st.sampled_from(["linear:1", "quadratic:2", None]),
+)
 def test_conservative_schedules_are_valid_and_reservations_never_move_later(instance, allocator, compress, penalty):
     """Every allocator and penalty: the validator (with the same model) accepts the schedule, no
     reservation ever moves later and each job starts at its last one."""
-    model = parse_penalty(penalty, instance.platform)
+    instance = replace(instance, runtime=parse_penalty(penalty, instance.platform, instance.jobs))
     policy = RecordingConservative(allocator=allocator, compress=compress)
-    schedule = simulate(instance, policy, runtime=model)
-    validate(instance, schedule, runtime=model)
+    schedule = simulate(instance, policy)
+    validate(instance, schedule)
     for row, starts in policy.history.items():
         assert starts == sorted(starts, reverse=True)
         assert schedule.start[row] == starts[-1]
-    shape = topology_metrics(instance, schedule, instance.platform)
+    shape = topology_metrics(instance, schedule)
     kind = allocator.partition(":")[0]
     if kind == "cont":
         assert shape["contiguity_factor"] == 1.0
@@ -295,10 +315,10 @@ def test_best_effort_allocators_keep_basic_start_times(instance, allocator, comp
 @given(tree_instances(), st.sampled_from(ALL))
 def test_fcfs_and_easy_are_valid_with_every_allocator_and_a_penalty(instance, allocator):
     """FCFS and EASY accept every allocator; their schedules pass the validator with the same model."""
-    model = TopologyPenalty(instance.platform, "quadratic", 2.0)
+    instance = replace(instance, runtime=TopologyPenalty(instance.platform, "quadratic", 2.0, instance.jobs))
     for policy in (FCFS(allocator=allocator), EASY(allocator=allocator)):
-        schedule = simulate(instance, policy, runtime=model)
-        validate(instance, schedule, runtime=model)
+        schedule = simulate(instance, policy)
+        validate(instance, schedule)
 
 
 @settings(max_examples=60)
@@ -324,7 +344,7 @@ def test_basic_allocator_on_a_machine_is_todays_schedule(instance, policy):
 def test_topology_metrics_on_the_theorem_2_instance():
     """basic on spec 8.1: J2 on {2,3} spans clusters 0 and 1 (non-local, L = 2 > L_min = 1)."""
     instance = thm2_instance()
-    metrics = topology_metrics(instance, simulate(instance, Conservative()), instance.platform)
+    metrics = topology_metrics(instance, simulate(instance, Conservative()))
     assert metrics["n_contiguous"] == 3 and metrics["n_local"] == 2 and metrics["n_min_level"] == 2
     assert metrics["contiguity_factor"] == 1.0
     assert metrics["locality_factor"] == pytest.approx(4 / 3)
@@ -345,9 +365,22 @@ def test_simulate_command_with_allocator_platform_and_penalty(data_dir):
 
     from schedlab.cli import app
 
-    result = CliRunner().invoke(app, ["simulate", str(data_dir / "tiny.swf"), "--policy", "conservative",
-                                      "--allocator", "beplat", "--platform", "fat-tree:1,2,4,16",
-                                      "--penalty", "quadratic:2", "--json"])
+    result = CliRunner().invoke(
+        app,
+        [
+            "simulate",
+            str(data_dir / "tiny.swf"),
+            "--policy",
+            "conservative",
+            "--allocator",
+            "beplat",
+            "--platform",
+            "fat-tree:1,2,4,16",
+            "--penalty",
+            "quadratic:2",
+            "--json",
+        ],
+    )
     assert result.exit_code == 0, result.output
     metrics = json.loads(result.stdout)
     assert metrics["run"]["policy"] == "conservative(order=fcfs, compress=full, allocator=beplat)"
@@ -379,8 +412,11 @@ def test_simulate_command_rejects_bad_topology_options(data_dir, args, message):
 
 
 @settings(max_examples=80)
-@given(st.integers(1, 8), st.lists(st.tuples(st.integers(1, 4), st.integers(1, 8)), max_size=8),
-       st.sampled_from(["basic", "cont"]))
+@given(
+    st.integers(1, 8),
+    st.lists(st.tuples(st.integers(1, 4), st.integers(1, 8)), max_size=8),
+    st.sampled_from(["basic", "cont"]),
+)
 def test_set_profile_find_matches_a_time_step_model(m, jobs, allocator):
     """Reserve jobs one by one where SetProfile.find puts them, then check against a per-time-unit
     table of busy ids: the ids were free for the whole window, and no earlier integer start had
@@ -395,7 +431,7 @@ def test_set_profile_find_matches_a_time_step_model(m, jobs, allocator):
         start, alloc = profile.find(k, d, allocate)
         s = int(start)
         for earlier in range(s):
-            free = sorted(set(range(m)) - set().union(*busy[earlier:earlier + d]))
+            free = sorted(set(range(m)) - set().union(*busy[earlier : earlier + d]))
             assert len(free) < k or allocate(IntervalSet((p, p + 1) for p in free), k) is None
         chosen = set(ids(alloc))
         for t in range(s, s + d):

@@ -10,15 +10,15 @@ from bisect import bisect_left
 import numpy as np
 import pytest
 from hypothesis import given, settings
-from strategies import rigid_instances
 
 from schedlab.engine import simulate
 from schedlab.platform import Machine
-from schedlab.policies import make_policy
 from schedlab.policies.rigid import Conservative
+from schedlab.registry import make_policy
 from schedlab.schedule import Instance
 from schedlab.validation import validate
 from schedlab.workload.jobs import JobTable
+from strategies import rigid_instances
 
 
 class RecordingConservative(Conservative):

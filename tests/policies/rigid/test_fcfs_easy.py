@@ -8,15 +8,15 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from hypothesis import given, settings
-from rigid_reference import reference_starts
-from strategies import rigid_instances
 
+from rigid_reference import reference_starts
 from schedlab.engine import simulate
 from schedlab.platform import Machine
-from schedlab.policies import make_policy
+from schedlab.registry import make_policy
 from schedlab.schedule import Instance, JobStatus
 from schedlab.validation import validate
 from schedlab.workload.jobs import JobTable
+from strategies import rigid_instances
 
 
 def run(policy, *, submit, run_time, requested, procs, n_procs, ids=None, **params):
@@ -76,7 +76,9 @@ def test_job_killed_at_walltime_frees_its_processors_then():
 def test_ties_completion_before_submission_and_submit_then_id():
     """At t=4 job 1 ends and jobs with ids 7 and 3 arrive: the completion frees the
     processors first, and the two arrivals go by id (3 before 7)."""
-    s = run("fcfs", submit=[0, 4, 4], run_time=[4, 2, 2], requested=[4, 2, 2], procs=[2, 2, 2], n_procs=2, ids=[1, 7, 3])
+    s = run(
+        "fcfs", submit=[0, 4, 4], run_time=[4, 2, 2], requested=[4, 2, 2], procs=[2, 2, 2], n_procs=2, ids=[1, 7, 3]
+    )
     assert s.start.tolist() == [0, 6, 4]
 
 
@@ -100,7 +102,9 @@ def test_easy_shadow_counts_every_job_ending_exactly_then():
 def test_easy_backfills_a_job_ending_exactly_at_the_shadow():
     """Head needs all 3 processors at shadow 10 (extra 0); a 1-proc job submitted at 1
     with estimate 9 ends exactly at 10, which is allowed."""
-    s = run("easy", submit=[0, 0, 1, 1], run_time=[10, 10, 5, 9], requested=[10, 10, 5, 9], procs=[1, 1, 3, 1], n_procs=3)
+    s = run(
+        "easy", submit=[0, 0, 1, 1], run_time=[10, 10, 5, 9], requested=[10, 10, 5, 9], procs=[1, 1, 3, 1], n_procs=3
+    )
     assert s.start.tolist() == [0, 0, 10, 1]
 
 

@@ -11,12 +11,15 @@ from schedlab.policies.rigid.profile import INF, Profile
 from schedlab.policies.rigid.queue import RankQueue
 from schedlab.policies.rigid.running import RunningByEnd
 
-ops = st.lists(
-    st.tuples(st.integers(0, 300), st.integers(1, 16), st.integers(1, 50)), min_size=1, max_size=120
+ops = st.lists(st.tuples(st.integers(0, 300), st.integers(1, 16), st.integers(1, 50)), min_size=1, max_size=120)
+
+
+@given(
+    ops=ops,
+    queries=st.lists(
+        st.tuples(st.integers(0, 320), st.integers(0, 20), st.integers(0, 60), st.integers(-1, 20)), max_size=30
+    ),
 )
-
-
-@given(ops=ops, queries=st.lists(st.tuples(st.integers(0, 320), st.integers(0, 20), st.integers(0, 60), st.integers(-1, 20)), max_size=30))
 def test_rank_queue_first_matches_a_linear_scan(ops, queries):
     queue = RankQueue(4)
     model = {}
@@ -66,7 +69,11 @@ def test_running_by_end_reservation_matches_a_sorted_walk(entries, free):
         assert running.reservation(need, free) == (shadow, extra)
 
 
-@given(st.lists(st.tuples(st.integers(0, 20), st.integers(1, 10), st.integers(1, 4)), max_size=12), st.integers(1, 4), st.integers(1, 10))
+@given(
+    st.lists(st.tuples(st.integers(0, 20), st.integers(1, 10), st.integers(1, 4)), max_size=12),
+    st.integers(1, 4),
+    st.integers(1, 10),
+)
 def test_profile_earliest_matches_brute_force(reservations, procs, duration):
     n_procs = 4
     profile = Profile(n_procs, 0.0)
@@ -82,7 +89,12 @@ def test_profile_earliest_matches_brute_force(reservations, procs, duration):
         assert profile.free_at(float(t)) == n_procs - usage[t]
 
 
-@given(st.lists(st.tuples(st.integers(0, 20), st.integers(1, 10), st.integers(1, 4)), max_size=12), st.integers(1, 4), st.integers(1, 10), st.integers(1, 30))
+@given(
+    st.lists(st.tuples(st.integers(0, 20), st.integers(1, 10), st.integers(1, 4)), max_size=12),
+    st.integers(1, 4),
+    st.integers(1, 10),
+    st.integers(1, 30),
+)
 def test_profile_earliest_before_a_reservation_matches_brute_force(reservations, procs, duration, own_start):
     """With ``stop``, starts are breakpoints before ``times[stop]`` and everything from there on counts as free
     (the caller's own reservation): the question a conservative reservation asks when it tries to move earlier."""
@@ -96,6 +108,10 @@ def test_profile_earliest_before_a_reservation_matches_brute_force(reservations,
                 usage[t] += k
     stop = bisect_left(profile.times, float(own_start))
     limit = profile.times[stop] if stop < len(profile.times) else float("inf")
-    fits = [t for t in range(60) if t < limit and all(usage[u] + procs <= n_procs for u in range(t, min(t + duration, int(min(limit, 60)))))]
+    fits = [
+        t
+        for t in range(60)
+        if t < limit and all(usage[u] + procs <= n_procs for u in range(t, min(t + duration, int(min(limit, 60)))))
+    ]
     expected = fits[0] if fits else float("inf")
     assert profile.earliest(procs, float(duration), stop) == expected

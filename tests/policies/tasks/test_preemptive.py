@@ -7,14 +7,14 @@ import itertools
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from task_cases import paper_example, tasks
 
-from schedlab.errors import IllegalDecision
 from schedlab.engine import simulate
+from schedlab.errors import IllegalDecision
 from schedlab.metrics import job_metrics
-from schedlab.policies import make_policy
 from schedlab.policies.tasks.preemptive import delta_flow_preempting
+from schedlab.registry import make_policy
 from schedlab.validation import validate
+from task_cases import paper_example, tasks
 
 
 def run(instance, name, **params):
@@ -46,7 +46,10 @@ def test_srpt_exception_value():
     assert delta_flow_preempting(3, 5, [6, 8]) == 12
 
 
-@given(st.lists(st.tuples(st.integers(0, 10), st.integers(1, 8)), min_size=1, max_size=5), st.sampled_from(["gsrpt", "srpt"]))
+@given(
+    st.lists(st.tuples(st.integers(0, 10), st.integers(1, 8)), min_size=1, max_size=5),
+    st.sampled_from(["gsrpt", "srpt"]),
+)
 def test_srpt_beats_every_non_preemptive_order_on_one_processor(jobs, name):
     """Spec section 8: on one processor SRPT's total flow is at most that of any non-preemptive schedule
     (each order, every task started as early as possible)."""

@@ -9,14 +9,14 @@ import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from task_cases import paper_example, tasks
 
 from schedlab.engine import simulate
 from schedlab.errors import InputError
 from schedlab.metrics import job_metrics
-from schedlab.policies import make_policy
 from schedlab.policies.tasks.dispatch import delta_flow
+from schedlab.registry import make_policy
 from schedlab.validation import validate
+from task_cases import paper_example, tasks
 
 
 def run(instance, name, **params):
@@ -85,8 +85,16 @@ def task_instances(draw, max_tasks=9, max_m=4):
     return release, p, draw(st.integers(2, max_m))
 
 
-ALL = [("gspt", {}), ("spt", {}), ("gspt-rd", {"tau": 1}), ("gspt-rd", {"tau": 2}), ("spt-rd", {"tau": 1}),
-       ("spt-rd", {"tau": 2}), ("gspt-rr", {"b": 0.3, "c": 0.5}), ("spt-rr", {"b": 0.3, "c": 0.5})]
+ALL = [
+    ("gspt", {}),
+    ("spt", {}),
+    ("gspt-rd", {"tau": 1}),
+    ("gspt-rd", {"tau": 2}),
+    ("spt-rd", {"tau": 1}),
+    ("spt-rd", {"tau": 2}),
+    ("gspt-rr", {"b": 0.3, "c": 0.5}),
+    ("spt-rr", {"b": 0.3, "c": 0.5}),
+]
 
 
 @pytest.mark.parametrize(("name", "params"), ALL)
@@ -121,7 +129,10 @@ def test_threshold_above_n_is_the_base_policy_on_the_main_pool(red, base, case):
 @given(case=task_instances())
 def test_probability_zero_is_the_base_policy_on_the_main_pool(red, base, case):
     release, p, m = case
-    assert run(tasks(release, p, m), red, dedicated=1, c=0.0).start.tolist() == run(tasks(release, p, m - 1), base).start.tolist()
+    assert (
+        run(tasks(release, p, m), red, dedicated=1, c=0.0).start.tolist()
+        == run(tasks(release, p, m - 1), base).start.tolist()
+    )
 
 
 @given(case=task_instances(), tau=st.integers(1, 3))
@@ -168,11 +179,14 @@ def test_same_seed_same_random_redirections():
     assert first.alloc == second.alloc and first.alloc != other.alloc
 
 
-@pytest.mark.parametrize(("name", "params", "field"), [
-    ("gspt-rd", {"dedicated": 2}, "dedicated"),  # m = 2 leaves no main processor
-    ("spt-rd", {"tau": 0}, "tau"),
-    ("gspt-rr", {"c": 1.5}, "b, c"),
-])
+@pytest.mark.parametrize(
+    ("name", "params", "field"),
+    [
+        ("gspt-rd", {"dedicated": 2}, "dedicated"),  # m = 2 leaves no main processor
+        ("spt-rd", {"tau": 0}, "tau"),
+        ("gspt-rr", {"c": 1.5}, "gspt-rr c"),
+    ],
+)
 def test_bad_parameters_are_input_errors(name, params, field):
     with pytest.raises(InputError, match=field):
         simulate(tasks([0], [1], 2), make_policy(name, params))
@@ -221,8 +235,16 @@ def _full_scan(policy):
 
 
 @pytest.mark.parametrize("batch", [False, True])
-@pytest.mark.parametrize(("name", "params"), [("spt", {}), ("spt-rd", {"tau": 1}), ("spt-rd", {"tau": 2}),
-                                              ("spt-rd", {"tau": 3}), ("spt-rr", {"b": 0.3, "c": 0.5})])
+@pytest.mark.parametrize(
+    ("name", "params"),
+    [
+        ("spt", {}),
+        ("spt-rd", {"tau": 1}),
+        ("spt-rd", {"tau": 2}),
+        ("spt-rd", {"tau": 3}),
+        ("spt-rr", {"b": 0.3, "c": 0.5}),
+    ],
+)
 @given(case=task_instances(max_tasks=14, max_m=6), dedicated=st.integers(1, 2))
 def test_pruned_dispatch_chooses_as_the_full_scan(name, params, batch, case, dedicated):
     release, p, m = case

@@ -9,13 +9,15 @@ import numpy as np
 
 from schedlab.offline.hybrid.bisection import dual_search
 from schedlab.offline.hybrid.lists import check_fill, garey_graham, gpu_open, least_loaded
-from schedlab.offline.hybrid.schedule import HybridSchedule
-from schedlab.platform.hybrid import HybridInstance
+from schedlab.offline.hybrid.schedule import hybrid_schedule
+from schedlab.parameters import Param, declare
+from schedlab.schedule import Schedule
+from schedlab.workload.hybrid import HybridInstance
 
 __all__ = ["approx2", "approx2_step"]
 
 
-def approx2_step(instance: HybridInstance, lam: float, *, fill: str = "le") -> tuple[HybridSchedule | None, dict]:
+def approx2_step(instance: HybridInstance, lam: float, *, fill: str = "le") -> tuple[Schedule | None, dict]:
     """One APPROX-2 step: canonical allotments ``γ(j, lam)``, GPUs filled by work ratio, CPUs list-scheduled.
 
     Source: seed 003 ch. 3 section 3.5, Lemmas 3.8-3.9; spec 003 section 3.7.
@@ -62,13 +64,19 @@ def approx2_step(instance: HybridInstance, lam: float, *, fill: str = "le") -> t
         start[j], end[j], on_gpu[j], resources[j] = s, s + gpu_t[j], True, (gpu_machine[j],)
     for j, s in cpu_start.items():
         start[j], end[j], resources[j] = s, s + cpu_t[j], cpu_sets[j]
-    schedule = HybridSchedule(start, end, on_gpu, tuple(resources), "approx2")
+    schedule = hybrid_schedule(instance, start, end, on_gpu, resources, "approx2")
     if schedule.makespan > 2 * lam:
         return None, {"reason": f"makespan {schedule.makespan} > 2 lambda"}
     return schedule, {}
 
 
-def approx2(instance: HybridInstance, *, cutoff: float = 1.01, fill: str = "le") -> HybridSchedule:
+@declare(
+    cutoff=Param(
+        "stop the bisection once the upper bound is within this factor of the lower one", low=1, open_low=True
+    ),
+    fill=Param("GPU filling rule: a GPU takes tasks while its load is <= (le) or < (lt) lambda", choices=("le", "lt")),
+)
+def approx2(instance: HybridInstance, *, cutoff: float = 1.01, fill: str = "le") -> Schedule:
     """APPROX-2: dual 2-approximation for moldable-on-CPU tasks, by bisection on λ.
 
     Source: seed 003 ch. 3 section 3.5 ([Ble+17]); spec 003 sections 3.0 and 3.7.

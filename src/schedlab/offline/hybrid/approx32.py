@@ -14,10 +14,13 @@ import numpy as np
 from scipy.optimize import Bounds, LinearConstraint, milp
 from scipy.sparse import coo_array
 
+from schedlab.errors import ArgumentError
 from schedlab.offline.hybrid.bisection import dual_search
 from schedlab.offline.hybrid.lists import left_compact
-from schedlab.offline.hybrid.schedule import HybridSchedule
-from schedlab.platform.hybrid import HybridInstance
+from schedlab.offline.hybrid.schedule import hybrid_schedule, task_kinds, task_resources
+from schedlab.parameters import Param, declare
+from schedlab.schedule import Schedule
+from schedlab.workload.hybrid import HybridInstance
 
 __all__ = ["Approx32Step", "approx32", "approx32_detail", "approx32_step", "eligible_sets"]
 
@@ -38,8 +41,8 @@ class Approx32Step:
     work: float = float("nan")  # ILP objective W
     status: str = ""
     ilp_seconds: float = 0.0
-    latest: HybridSchedule | None = None  # construction before left compaction
-    schedule: HybridSchedule | None = None  # after left compaction
+    latest: Schedule | None = None  # construction before left compaction
+    schedule: Schedule | None = None  # after left compaction
     info: dict = field(default_factory=dict)
 
 
@@ -70,17 +73,25 @@ def eligible_sets(instance: HybridInstance, lam: float) -> tuple[np.ndarray, np.
     return eligible, allot, times
 
 
-def approx32_detail(instance: HybridInstance, lam: float, *, time_limit: float = 30.0,
-                    mip_rel_gap: float = 1e-4, objective: str = "work", repack: bool = False) -> Approx32Step:
+def approx32_detail(
+    instance: HybridInstance,
+    lam: float,
+    *,
+    time_limit: float = 30.0,
+    mip_rel_gap: float = 1e-4,
+    objective: str = "work",
+    repack: bool = False,
+) -> Approx32Step:
     """One APPROX-3/2 step with all its intermediate results (see :func:`approx32_step`)."""
     check_objective(objective)
     n, m, k = instance.n, instance.m, instance.k
     eligible, allot, times = eligible_sets(instance, lam)
     base = dict(lam=lam, eligible=eligible, allot=allot)
     if n == 0:
-        empty = HybridSchedule.from_lists([], [], [], [], "approx32")
-        return Approx32Step(**base, chosen=np.zeros(0, dtype=np.int64), work=0.0, status="empty",
-                            latest=empty, schedule=empty)
+        empty = hybrid_schedule(instance, [], [], [], [], "approx32")
+        return Approx32Step(
+            **base, chosen=np.zeros(0, dtype=np.int64), work=0.0, status="empty", latest=empty, schedule=empty
+        )
     if not eligible.any(axis=1).all():
         return Approx32Step(**base, chosen=None, status="no eligible set")
     # -- Step C: the ILP. Columns: one binary per eligible (task, set), then left, right.
@@ -132,9 +143,13 @@ def approx32_detail(instance: HybridInstance, lam: float, *, time_limit: float =
         nv += 1
     A = coo_array((np.asarray(v, dtype=float), (np.asarray(r), np.asarray(c))), shape=(len(lb), nv)).tocsr()
     t0 = perf_counter()
-    res = milp(cost, constraints=LinearConstraint(A, lb, ub), integrality=integrality,
-               bounds=Bounds(np.zeros(nv), upper),
-               options={"time_limit": time_limit, "mip_rel_gap": mip_rel_gap, "disp": False})
+    res = milp(
+        cost,
+        constraints=LinearConstraint(A, lb, ub),
+        integrality=integrality,
+        bounds=Bounds(np.zeros(nv), upper),
+        options={"time_limit": time_limit, "mip_rel_gap": mip_rel_gap, "disp": False},
+    )
     seconds = perf_counter() - t0
     status = {0: "optimal", 1: "limit", 2: "infeasible", 3: "unbounded"}.get(res.status, f"status {res.status}")
     if res.x is None:
@@ -146,16 +161,35 @@ def approx32_detail(instance: HybridInstance, lam: float, *, time_limit: float =
     left, right = int(x[L]), int(x[R])
     latest = _build(instance, lam, chosen, allot, times, left, right, pair_ones=objective == "makespan")
     duration = latest.end - latest.start
-    start = left_compact(latest.start, duration, latest.on_gpu, latest.resources)
-    schedule = HybridSchedule(start, start + duration, latest.on_gpu, latest.resources, "approx32")
+    on_gpu, resources = task_kinds(instance, latest), task_resources(instance, latest)
+    start = left_compact(latest.start, duration, on_gpu, resources)
+    schedule = hybrid_schedule(instance, start, start + duration, on_gpu, resources, "approx32")
     if repack:
-        schedule = _repack(instance, schedule, latest.on_gpu, duration, allot[np.arange(n), chosen])
-    return Approx32Step(**base, chosen=chosen, left=left, right=right, work=float(work @ x[:L]), status=status,
-                        ilp_seconds=seconds, latest=latest, schedule=schedule)
+        schedule = _repack(instance, schedule, on_gpu, duration, allot[np.arange(n), chosen])
+    return Approx32Step(
+        **base,
+        chosen=chosen,
+        left=left,
+        right=right,
+        work=float(work @ x[:L]),
+        status=status,
+        ilp_seconds=seconds,
+        latest=latest,
+        schedule=schedule,
+    )
 
 
-def _build(instance: HybridInstance, lam: float, chosen: np.ndarray, allot: np.ndarray, times: np.ndarray,
-           left: int, right: int, *, pair_ones: bool = False) -> HybridSchedule:
+def _build(
+    instance: HybridInstance,
+    lam: float,
+    chosen: np.ndarray,
+    allot: np.ndarray,
+    times: np.ndarray,
+    left: int,
+    right: int,
+    *,
+    pair_ones: bool = False,
+) -> Schedule:
     """Step D: contiguous shelves in [0, 3lam/2] (spec 003 section 3.6 D), tasks by row within a block.
 
     ``pair_ones``: set (1) by non-increasing time, the ``left`` longest at the
@@ -234,11 +268,12 @@ def _build(instance: HybridInstance, lam: float, chosen: np.ndarray, allot: np.n
         start[j], resources[j] = gtop[q], (q,)
         gload[q] += t[j]
         heapq.heappush(heap, (gload[q], q))
-    return HybridSchedule(start, start + t, on_gpu, tuple(resources), "approx32")
+    return hybrid_schedule(instance, start, start + t, on_gpu, resources, "approx32")
 
 
-def _repack(instance: HybridInstance, schedule: HybridSchedule, on_gpu: np.ndarray, duration: np.ndarray,
-            procs: np.ndarray) -> HybridSchedule:
+def _repack(
+    instance: HybridInstance, schedule: Schedule, on_gpu: np.ndarray, duration: np.ndarray, procs: np.ndarray
+) -> Schedule:
     """Post-ILP improvement: the same CPU/GPU split and allotments, list-scheduled; keep the shorter side.
 
     CPU tasks by non-increasing time (ties by row), each on the contiguous
@@ -252,7 +287,7 @@ def _repack(instance: HybridInstance, schedule: HybridSchedule, on_gpu: np.ndarr
 
     m, k = instance.m, instance.k
     start = schedule.start.copy()
-    resources = list(schedule.resources)
+    resources = list(task_resources(instance, schedule))
     cpu_rows, gpu_rows = np.nonzero(~on_gpu)[0], np.nonzero(on_gpu)[0]
     for rows, machines in ((cpu_rows, m), (gpu_rows, k)):
         if len(rows) == 0:
@@ -264,22 +299,28 @@ def _repack(instance: HybridInstance, schedule: HybridSchedule, on_gpu: np.ndarr
             ready = sliding_window_view(avail, g).max(axis=1)
             first = int(np.argmin(ready))
             new_start[j], new_res[j] = float(ready[first]), tuple(range(first, first + g))
-            avail[first:first + g] = ready[first] + duration[j]
+            avail[first : first + g] = ready[first] + duration[j]
         if avail.max() < (start[rows] + duration[rows]).max():
             for j in rows:
                 start[j], resources[j] = new_start[j], new_res[j]
-    return HybridSchedule(start, start + duration, on_gpu, tuple(resources), schedule.algorithm)
+    return hybrid_schedule(instance, start, start + duration, on_gpu, resources, schedule.policy)
 
 
 def check_objective(objective: str) -> None:
     """The ILP objectives: ``work`` (the thesis's W) or ``makespan`` (longest set-(2) task, then W)."""
     if objective not in _OBJECTIVES:
-        raise ValueError(f"objective = {objective!r}, expected one of {', '.join(map(repr, _OBJECTIVES))}")
+        raise ArgumentError(f"objective = {objective!r}, expected one of {', '.join(map(repr, _OBJECTIVES))}")
 
 
-def approx32_step(instance: HybridInstance, lam: float, *, time_limit: float = 30.0,
-                  mip_rel_gap: float = 1e-4, objective: str = "work",
-                  repack: bool = False) -> tuple[HybridSchedule | None, dict]:
+def approx32_step(
+    instance: HybridInstance,
+    lam: float,
+    *,
+    time_limit: float = 30.0,
+    mip_rel_gap: float = 1e-4,
+    objective: str = "work",
+    repack: bool = False,
+) -> tuple[Schedule | None, dict]:
     """One APPROX-3/2 step: a contiguous schedule of makespan <= 3 lam / 2, or None.
 
     Source: seed 003 ch. 3 sections 3.3-3.4, Eq. 3.1, Lemmas 3.1-3.6, Thm 3.7;
@@ -312,10 +353,14 @@ def approx32_step(instance: HybridInstance, lam: float, *, time_limit: float = 3
     k = 16). ``repack=True`` also list-schedules the ILP's allotment
     (contiguous, longest first) and keeps, per side, the shorter of the two.
     """
-    d = approx32_detail(instance, lam, time_limit=time_limit, mip_rel_gap=mip_rel_gap, objective=objective,
-                        repack=repack)
-    info = {"ilp_status": d.status, "ilp_seconds": d.ilp_seconds,
-            "mean_sets": float(d.eligible.sum(axis=1).mean()) if instance.n else 0.0}
+    d = approx32_detail(
+        instance, lam, time_limit=time_limit, mip_rel_gap=mip_rel_gap, objective=objective, repack=repack
+    )
+    info = {
+        "ilp_status": d.status,
+        "ilp_seconds": d.ilp_seconds,
+        "mean_sets": float(d.eligible.sum(axis=1).mean()) if instance.n else 0.0,
+    }
     if d.schedule is None:
         if d.status not in ("infeasible", "no eligible set"):
             info["unproven"] = True
@@ -324,8 +369,27 @@ def approx32_step(instance: HybridInstance, lam: float, *, time_limit: float = 3
     return d.schedule, info
 
 
-def approx32(instance: HybridInstance, *, cutoff: float = 1.01, time_limit: float = 30.0,
-             mip_rel_gap: float = 1e-4, objective: str = "work", repack: bool = False) -> HybridSchedule:
+@declare(
+    cutoff=Param(
+        "stop the bisection once the upper bound is within this factor of the lower one", low=1, open_low=True
+    ),
+    time_limit=Param("seconds the ILP solver may spend per bisection step", low=0, open_low=True),
+    mip_rel_gap=Param("relative optimality gap at which the ILP solver stops", low=0),
+    objective=Param(
+        "ILP objective: total CPU work (the thesis's W) or the longest task above lambda, then W",
+        choices=("work", "makespan"),
+    ),
+    repack=Param("list-schedule each side again after the ILP and keep it when shorter"),
+)
+def approx32(
+    instance: HybridInstance,
+    *,
+    cutoff: float = 1.01,
+    time_limit: float = 30.0,
+    mip_rel_gap: float = 1e-4,
+    objective: str = "work",
+    repack: bool = False,
+) -> Schedule:
     """APPROX-3/2: dual 3/2-approximation for moldable-on-CPU tasks (seven sets, ILP, contiguous shelves).
 
     Source: seed 003 ch. 3 sections 3.3-3.4 ([Ble+17]); spec 003 sections 3.0 and 3.6.
@@ -356,8 +420,9 @@ def approx32(instance: HybridInstance, *, cutoff: float = 1.01, time_limit: floa
     """
 
     def step(inst: HybridInstance, lam: float):
-        return approx32_step(inst, lam, time_limit=time_limit, mip_rel_gap=mip_rel_gap, objective=objective,
-                             repack=repack)
+        return approx32_step(
+            inst, lam, time_limit=time_limit, mip_rel_gap=mip_rel_gap, objective=objective, repack=repack
+        )
 
     check_objective(objective)
     return dual_search(instance, step, cutoff=cutoff, name="approx32")

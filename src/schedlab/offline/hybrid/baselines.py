@@ -10,15 +10,18 @@ from __future__ import annotations
 
 import numpy as np
 
+from schedlab.errors import ArgumentError
 from schedlab.offline.hybrid.heft import heft_like
 from schedlab.offline.hybrid.lists import least_loaded
-from schedlab.offline.hybrid.schedule import HybridError, HybridSchedule
-from schedlab.platform.hybrid import HybridInstance
+from schedlab.offline.hybrid.schedule import HybridError, hybrid_schedule, renamed
+from schedlab.parameters import Param, declare
+from schedlab.schedule import Schedule
+from schedlab.workload.hybrid import HybridInstance
 
 __all__ = ["cpu_only", "eft", "equal", "gpu_only", "proportional", "self_scheduling"]
 
 
-def _from_workers(instance: HybridInstance, worker: dict[int, int], start: dict[int, float], name: str) -> HybridSchedule:
+def _from_workers(instance: HybridInstance, worker: dict[int, int], start: dict[int, float], name: str) -> Schedule:
     """Workers ``0 .. m-1`` are CPUs, ``m .. m+k-1`` GPUs."""
     n, m = instance.n, instance.m
     cpu_t, gpu_t = instance.seq_time, instance.usable_gpu_time
@@ -31,13 +34,18 @@ def _from_workers(instance: HybridInstance, worker: dict[int, int], start: dict[
             e[j], resources[j] = start[j] + cpu_t[j], (w,)
         else:
             e[j], resources[j], on_gpu[j] = start[j] + gpu_t[j], (w - m,), True
-    return HybridSchedule(s, e, on_gpu, tuple(resources), name)
+    return hybrid_schedule(instance, s, e, on_gpu, resources, name)
 
 
 def _times(instance: HybridInstance) -> np.ndarray:
     """``(n, m + k)`` true time of every task on every worker."""
-    return np.concatenate([np.repeat(instance.seq_time[:, None], instance.m, axis=1),
-                           np.repeat(instance.usable_gpu_time[:, None], instance.k, axis=1)], axis=1)
+    return np.concatenate(
+        [
+            np.repeat(instance.seq_time[:, None], instance.m, axis=1),
+            np.repeat(instance.usable_gpu_time[:, None], instance.k, axis=1),
+        ],
+        axis=1,
+    )
 
 
 def _size(instance: HybridInstance) -> np.ndarray:
@@ -46,7 +54,7 @@ def _size(instance: HybridInstance) -> np.ndarray:
     return np.where(np.isfinite(cpu), cpu, instance.usable_gpu_time)
 
 
-def _weighted_lpt(instance: HybridInstance, speed: np.ndarray, name: str) -> HybridSchedule:
+def _weighted_lpt(instance: HybridInstance, speed: np.ndarray, name: str) -> Schedule:
     """Tasks by decreasing size, each to the worker minimising ``(load + c_j) / speed``
     among those that can run it (ties: lowest worker); loads counted in size units."""
     size = _size(instance)
@@ -64,7 +72,7 @@ def _weighted_lpt(instance: HybridInstance, speed: np.ndarray, name: str) -> Hyb
     return _from_workers(instance, worker, start, name)
 
 
-def equal(instance: HybridInstance) -> HybridSchedule:
+def equal(instance: HybridInstance) -> Schedule:
     """EQUAL [60]: all m + k processing elements treated as equally fast; LPT on identical machines.
 
     Source: spec 000 section 3.7 item 1 (inference).
@@ -77,7 +85,7 @@ def equal(instance: HybridInstance) -> HybridSchedule:
     return _weighted_lpt(instance, np.ones(instance.m + instance.k), "equal")
 
 
-def proportional(instance: HybridInstance) -> HybridSchedule:
+def proportional(instance: HybridInstance) -> Schedule:
     """PROPORTIONAL [49]: static split by nominal speed; each task to the worker minimising ``(load + c_j)/s_i``.
 
     Source: spec 000 section 3.7 item 2 (inference).
@@ -95,7 +103,10 @@ def proportional(instance: HybridInstance) -> HybridSchedule:
     return _weighted_lpt(instance, speed, "proportional")
 
 
-def self_scheduling(instance: HybridInstance, *, order: str = "input") -> HybridSchedule:
+@declare(
+    order=Param("order in which idle workers take tasks: input order or largest first", choices=("input", "largest"))
+)
+def self_scheduling(instance: HybridInstance, *, order: str = "input") -> Schedule:
     """SELF-SCHEDULING [59]: one shared queue; the first idle worker takes the next task it can run.
 
     Source: spec 000 section 3.7 item 3 (inference).
@@ -112,7 +123,7 @@ def self_scheduling(instance: HybridInstance, *, order: str = "input") -> Hybrid
     able to run it (ties: CPUs first, lowest index).
     """
     if order not in ("input", "largest"):
-        raise ValueError(f"order = {order!r}, expected 'input' or 'largest'")
+        raise ArgumentError(f"order = {order!r}, expected 'input' or 'largest'")
     rows = np.arange(instance.n) if order == "input" else np.lexsort((np.arange(instance.n), -_size(instance)))
     times = _times(instance)
     free = np.zeros(instance.m + instance.k)
@@ -124,7 +135,7 @@ def self_scheduling(instance: HybridInstance, *, order: str = "input") -> Hybrid
     return _from_workers(instance, worker, start, "self-scheduling")
 
 
-def cpu_only(instance: HybridInstance) -> HybridSchedule:
+def cpu_only(instance: HybridInstance) -> Schedule:
     """CPU-only (Table 2.2 baseline): LPT of the one-CPU times on the m CPUs.
 
     Guarantee: (4/3 - 1/(3m)) of the CPU-only optimum (Graham's LPT).
@@ -138,7 +149,7 @@ def cpu_only(instance: HybridInstance) -> HybridSchedule:
     return _from_workers(instance, machine, start, "cpu-only")
 
 
-def gpu_only(instance: HybridInstance) -> HybridSchedule:
+def gpu_only(instance: HybridInstance) -> Schedule:
     """GPU-only (Table 2.2 baseline): LPT of the GPU times on the k GPUs.
 
     Guarantee: (4/3 - 1/(3k)) of the GPU-only optimum (Graham's LPT).
@@ -152,10 +163,10 @@ def gpu_only(instance: HybridInstance) -> HybridSchedule:
     return _from_workers(instance, {j: w + instance.m for j, w in machine.items()}, start, "gpu-only")
 
 
-def eft(instance: HybridInstance) -> HybridSchedule:
+def eft(instance: HybridInstance) -> Schedule:
     """EFT greedy (spec 000 section 3.7 item 5): decreasing ``max(p̄, p)``, earliest finish time.
 
     Identical to the LPT/SEQ heuristic of Table 3.2 (:func:`heft_like`).
     Guarantee: none. Cost: O(n log n + n (m + k)).
     """
-    return heft_like(instance, priority="lpt", alloc="seq").with_info(algorithm="eft")
+    return renamed(heft_like(instance, priority="lpt", alloc="seq"), "eft")

@@ -16,18 +16,28 @@ import math
 from collections.abc import Callable
 from time import perf_counter
 
+from schedlab.errors import ArgumentError
 from schedlab.offline.hybrid.bounds import bounds
-from schedlab.offline.hybrid.schedule import HybridError, HybridSchedule, SearchInfo, SearchStep
-from schedlab.platform.hybrid import HybridInstance
+from schedlab.offline.hybrid.schedule import HybridError, SearchInfo, SearchStep, renamed
+from schedlab.schedule import Schedule
+from schedlab.workload.hybrid import HybridInstance
 
 __all__ = ["Step", "dual_search"]
 
-Step = Callable[[HybridInstance, float], "tuple[HybridSchedule | None, dict]"]
+Step = Callable[[HybridInstance, float], "tuple[Schedule | None, dict]"]
 
 
-def dual_search(instance: HybridInstance, step: Step, *, cutoff: float | None = None, eps: float | None = None,
-                lower: float | None = None, upper: float | None = None, name: str = "",
-                max_steps: int = 200) -> HybridSchedule:
+def dual_search(
+    instance: HybridInstance,
+    step: Step,
+    *,
+    cutoff: float | None = None,
+    eps: float | None = None,
+    lower: float | None = None,
+    upper: float | None = None,
+    name: str = "",
+    max_steps: int = 200,
+) -> Schedule:
     """Bisection over λ; returns the accepted schedule of smallest makespan, with its :class:`SearchInfo`.
 
     Source: spec 003 section 3.0 [choice]: bounds ``LB = max(longest, area)``
@@ -54,7 +64,7 @@ def dual_search(instance: HybridInstance, step: Step, *, cutoff: float | None = 
 
     Returns
     -------
-    HybridSchedule
+    Schedule
         Among accepted steps, the one of smallest makespan (ties: the smaller
         λ, i.e. the later step). ``search.lam`` is its λ, ``search.upper`` the
         smallest accepted λ and ``search.lower`` the largest rejected one (or LB).
@@ -67,16 +77,16 @@ def dual_search(instance: HybridInstance, step: Step, *, cutoff: float | None = 
         On a bad cutoff / eps combination.
     """
     if (cutoff is None) == (eps is None):
-        raise ValueError("give exactly one of cutoff and eps")
+        raise ArgumentError("give exactly one of cutoff and eps")
     if cutoff is not None and not cutoff > 1:
-        raise ValueError(f"cutoff = {cutoff}, expected > 1")
+        raise ArgumentError(f"cutoff = {cutoff}, expected > 1")
     if eps is not None and not eps > 0:
-        raise ValueError(f"eps = {eps}, expected > 0")
+        raise ArgumentError(f"eps = {eps}, expected > 0")
     b = bounds(instance)
     lo = b.lower if lower is None else float(lower)
     hi = b.upper if upper is None else float(upper)
     steps: list[SearchStep] = []
-    best: tuple[HybridSchedule, float] | None = None
+    best: tuple[Schedule, float] | None = None
 
     def evaluate(lam: float) -> bool:
         nonlocal best
@@ -108,4 +118,4 @@ def dual_search(instance: HybridInstance, step: Step, *, cutoff: float | None = 
         else:
             lo = lam
     schedule, lam = best
-    return schedule.with_info(algorithm=name, search=SearchInfo(lam, lo, hi, tuple(steps)))
+    return renamed(schedule, name, SearchInfo(lam, lo, hi, tuple(steps)))

@@ -1,7 +1,8 @@
 """Lower and upper bounds on the optimal makespan of a hybrid instance.
 
-Source: spec 003-part1-hybrid section 3.0 ([choice] moldable-case bounds) and
-spec 000-ch2-swdual section 3.3 (sequential case, the same formulas with l = 1).
+Source: Bleuse (2017), ch. 3 section 3.3 (the moldable case; the bounds of
+the bisection are our choice where the thesis leaves them open) and Mendonca
+(2017), ch. 2 section 2.3.2 (sequential case, the same formulas with l = 1).
 """
 
 from __future__ import annotations
@@ -10,10 +11,17 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from schedlab.platform.hybrid import HybridInstance
+from schedlab.workload.hybrid import HybridInstance
 
-__all__ = ["Bounds", "area_bound", "bounds", "longest_task_bound", "one_cpu_upper_bound",
-           "sequential_upper_bound"]
+__all__ = [
+    "Bounds",
+    "area_bound",
+    "best_lower_bound",
+    "bounds",
+    "longest_task_bound",
+    "one_cpu_upper_bound",
+    "sequential_upper_bound",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,3 +63,21 @@ def bounds(instance: HybridInstance) -> Bounds:
     """All bounds of spec 003 section 3.0: ``lower = max(area, longest)`` and ``upper``."""
     area, longest = area_bound(instance), longest_task_bound(instance)
     return Bounds(max(area, longest), area, longest, sequential_upper_bound(instance))
+
+
+def best_lower_bound(instance: HybridInstance, searches) -> float:
+    """The largest proven lower bound on OPT: :func:`bounds`' ``lower`` and every guess a sound dual step rejected.
+
+    ``searches`` holds ``(search, moldable_sound)`` pairs: a bisection record
+    (:class:`~schedlab.offline.hybrid.schedule.SearchInfo`, or None for a
+    one-shot algorithm) and whether the algorithm's step is sound for moldable
+    tasks. A step sound only for sequential tasks proves a bound only when
+    every task of ``instance`` is sequential. ``solve hybrid`` and the
+    reproduction both measure ratios against this bound.
+    """
+    proven = bounds(instance).lower
+    sequential = not bool(instance.moldable.any())
+    for search, moldable_sound in searches:
+        if search is not None and (moldable_sound or sequential):
+            proven = max(proven, search.lower)
+    return proven

@@ -10,13 +10,14 @@ O(k^n) GPU assignments.
 from __future__ import annotations
 
 import math
-from functools import lru_cache
+from functools import cache
 from itertools import permutations
 
 import numpy as np
 
-from schedlab.offline.hybrid.schedule import HybridSchedule
-from schedlab.platform.hybrid import HybridInstance
+from schedlab.offline.hybrid.schedule import hybrid_schedule
+from schedlab.schedule import Schedule
+from schedlab.workload.hybrid import HybridInstance
 
 __all__ = ["brute_force_opt"]
 
@@ -38,7 +39,7 @@ def _ssgs(jobs: tuple[tuple[float, int], ...], m: int) -> tuple[float, list[tupl
     return max(avail, default=0.0), placed
 
 
-@lru_cache(maxsize=None)
+@cache
 def _cpu_opt(jobs: tuple[tuple[float, int], ...], m: int) -> tuple[float, tuple[int, ...]]:
     """Best order of a multiset of rigid jobs (sorted tuple) on m CPUs: (makespan, order)."""
     best, best_order = math.inf, ()
@@ -54,7 +55,7 @@ def _cpu_opt(jobs: tuple[tuple[float, int], ...], m: int) -> tuple[float, tuple[
     return best, best_order
 
 
-@lru_cache(maxsize=None)
+@cache
 def _gpu_opt(times: tuple[float, ...], k: int) -> tuple[float, tuple[int, ...]]:
     """P||Cmax of sorted (decreasing) times on k GPUs by depth-first search: (makespan, gpu per job)."""
     best = [math.inf, ()]
@@ -81,7 +82,7 @@ def _gpu_opt(times: tuple[float, ...], k: int) -> tuple[float, tuple[int, ...]]:
     return best[0], best[1]
 
 
-def brute_force_opt(instance: HybridInstance) -> tuple[float, HybridSchedule]:
+def brute_force_opt(instance: HybridInstance) -> tuple[float, Schedule]:
     """Optimal makespan and one optimal schedule (CPU sets possibly non-contiguous).
 
     Enumerates each task's mode (one GPU, or l CPUs for every allowed l),
@@ -131,7 +132,7 @@ def brute_force_opt(instance: HybridInstance) -> tuple[float, HybridSchedule]:
     rec(0, 0.0, 0.0, 0.0)
     if best[1] is None:
         if n == 0:
-            return 0.0, HybridSchedule.from_lists([], [], [], [])
+            return 0.0, hybrid_schedule(instance, [], [], [], [], "brute-force")
         raise AssertionError("no mode vector found")  # every task has a mode (instance check)
     cpu_jobs, order, gpu_jobs, gassign = best[1]
     start, end = np.zeros(n), np.zeros(n)
@@ -145,4 +146,4 @@ def brute_force_opt(instance: HybridInstance) -> tuple[float, HybridSchedule]:
     for (t, j), g in zip(gpu_jobs, gassign):
         start[j], end[j], on_gpu[j], resources[j] = gload[g], gload[g] + t, True, (g,)
         gload[g] += t
-    return best[0], HybridSchedule(start, end, on_gpu, tuple(resources), "brute-force")
+    return best[0], hybrid_schedule(instance, start, end, on_gpu, resources, "brute-force")

@@ -10,11 +10,14 @@ import math
 
 import numpy as np
 
+from schedlab.errors import ArgumentError
 from schedlab.offline.hybrid.bisection import dual_search
 from schedlab.offline.hybrid.bounds import one_cpu_upper_bound
 from schedlab.offline.hybrid.dual2 import da2_place
-from schedlab.offline.hybrid.schedule import HybridSchedule
-from schedlab.platform.hybrid import HybridInstance
+from schedlab.offline.hybrid.schedule import hybrid_schedule
+from schedlab.parameters import Param, declare
+from schedlab.schedule import Schedule
+from schedlab.workload.hybrid import HybridInstance
 
 __all__ = ["dada", "dada_step"]
 
@@ -24,13 +27,15 @@ def _check_affinity(instance: HybridInstance, affinity) -> np.ndarray | None:
         return None
     aff = np.asarray(affinity, dtype=float)
     if aff.shape != (instance.n, 1 + instance.k) or not np.isfinite(aff).all() or (aff < 0).any():
-        raise ValueError(f"affinity shape {aff.shape}, expected (n, 1 + k) = ({instance.n}, {1 + instance.k}) "
-                         "finite scores >= 0")
+        raise ArgumentError(
+            f"affinity shape {aff.shape}, expected (n, 1 + k) = ({instance.n}, {1 + instance.k}) finite scores >= 0"
+        )
     return aff
 
 
-def dada_step(instance: HybridInstance, lam: float, *, alpha: float = 0.0, affinity=None,
-              strict: bool = False) -> tuple[HybridSchedule | None, dict]:
+def dada_step(
+    instance: HybridInstance, lam: float, *, alpha: float = 0.0, affinity=None, strict: bool = False
+) -> tuple[Schedule | None, dict]:
     """One DADA(α) step: affinity placement up to about ``α lam`` per processor, then DA-2; accept iff <= (2+α) lam.
 
     Source: seed 003 ch. 2 Algorithm 2; spec 003 section 3.4 [choices].
@@ -87,14 +92,22 @@ def dada_step(instance: HybridInstance, lam: float, *, alpha: float = 0.0, affin
     for j, (gpu, machine, s) in placed.items():
         start[j], on_gpu[j], resources[j] = s, gpu, (machine,)
         end[j] = s + float(gpu_t[j] if gpu else cpu_t[j])
-    schedule = HybridSchedule(start, end, on_gpu, tuple(resources), "dada")
+    schedule = hybrid_schedule(instance, start, end, on_gpu, resources, "dada")
     if schedule.makespan > (2 + alpha) * lam:
         return None, {"reason": f"makespan {schedule.makespan} > (2 + alpha) lambda", "local": len(local)}
     return schedule, {"local": len(local)}
 
 
-def dada(instance: HybridInstance, *, alpha: float = 0.5, affinity=None, strict: bool = False,
-         cutoff: float = 1.001) -> HybridSchedule:
+@declare(
+    alpha=Param("slack of the affinity phase: makespan within (2 + alpha) of the guess", low=0, high=1),
+    strict=Param("the affinity phase admits a task only if load + time <= alpha lambda (no overreach)"),
+    cutoff=Param(
+        "stop the bisection once the upper bound is within this factor of the lower one", low=1, open_low=True
+    ),
+)
+def dada(
+    instance: HybridInstance, *, alpha: float = 0.5, affinity=None, strict: bool = False, cutoff: float = 1.001
+) -> Schedule:
     """DADA(α): bisection over DADA steps; DADA(0) is DA-2.
 
     Source: seed 003 ch. 2 section 2.4.3, Algorithm 2; spec 003 section 3.4.
@@ -110,7 +123,7 @@ def dada(instance: HybridInstance, *, alpha: float = 0.5, affinity=None, strict:
     with ``eps`` for that).
     """
     if not (0.0 <= alpha <= 1.0) or math.isnan(alpha):
-        raise ValueError(f"alpha = {alpha}, expected in [0, 1]")
+        raise ArgumentError(f"alpha = {alpha}, expected in [0, 1]")
     _check_affinity(instance, affinity)
 
     def step(inst: HybridInstance, lam: float):

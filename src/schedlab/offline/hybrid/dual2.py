@@ -7,31 +7,39 @@ one CPU per task (the guarantee is then relative to the one-CPU optimum).
 
 from __future__ import annotations
 
-
 import numpy as np
 
 from schedlab.offline.hybrid.bisection import dual_search
 from schedlab.offline.hybrid.bounds import one_cpu_upper_bound
 from schedlab.offline.hybrid.lists import check_fill, gpu_open, least_loaded
-from schedlab.offline.hybrid.schedule import HybridSchedule
-from schedlab.platform.hybrid import HybridInstance
+from schedlab.offline.hybrid.schedule import hybrid_schedule
+from schedlab.parameters import Param, declare
+from schedlab.schedule import Schedule
+from schedlab.workload.hybrid import HybridInstance
 
 __all__ = ["da2", "da2_place", "da2_step", "dual2", "dual2_step"]
 
 
-def _assemble(n: int, cpu_t: np.ndarray, gpu_t: np.ndarray, placed: dict[int, tuple[bool, int, float]],
-              name: str) -> HybridSchedule:
+def _assemble(instance: HybridInstance, placed: dict[int, tuple[bool, int, float]], name: str) -> Schedule:
+    n, cpu_t, gpu_t = instance.n, instance.seq_time, instance.usable_gpu_time
     start, end = np.zeros(n), np.zeros(n)
     on_gpu = np.zeros(n, dtype=bool)
     resources: list[tuple[int, ...]] = [()] * n
     for j, (gpu, machine, s) in placed.items():
         start[j], on_gpu[j], resources[j] = s, gpu, (machine,)
         end[j] = s + float(gpu_t[j] if gpu else cpu_t[j])
-    return HybridSchedule(start, end, on_gpu, tuple(resources), name)
+    return hybrid_schedule(instance, start, end, on_gpu, resources, name)
 
 
-def da2_place(instance: HybridInstance, lam: float, todo: np.ndarray, cpu_loads: list[float],
-              gpu_loads: list[float], *, fill: str = "le") -> dict[int, tuple[bool, int, float]] | None:
+def da2_place(
+    instance: HybridInstance,
+    lam: float,
+    todo: np.ndarray,
+    cpu_loads: list[float],
+    gpu_loads: list[float],
+    *,
+    fill: str = "le",
+) -> dict[int, tuple[bool, int, float]] | None:
     """DA-2's placement of the rows ``todo`` after the given loads (updated in place).
 
     Returns ``{row: (on_gpu, machine, start)}``, or None when a task fits nowhere within lam.
@@ -63,7 +71,7 @@ def da2_place(instance: HybridInstance, lam: float, todo: np.ndarray, cpu_loads:
     return placed
 
 
-def da2_step(instance: HybridInstance, lam: float, *, fill: str = "le") -> tuple[HybridSchedule | None, dict]:
+def da2_step(instance: HybridInstance, lam: float, *, fill: str = "le") -> tuple[Schedule | None, dict]:
     """One DA-2 step at guess ``lam``: a schedule of makespan <= ``2 lam``, or None.
 
     Source: seed 003 ch. 2 section 2.4.2 ([Ble+15]); spec 003 section 3.2.
@@ -85,13 +93,19 @@ def da2_step(instance: HybridInstance, lam: float, *, fill: str = "le") -> tuple
     placed = da2_place(instance, lam, np.arange(instance.n), [0.0] * instance.m, [0.0] * instance.k, fill=fill)
     if placed is None:
         return None, {"reason": "a task fits nowhere within lambda"}
-    schedule = _assemble(instance.n, instance.seq_time, instance.usable_gpu_time, placed, "da2")
+    schedule = _assemble(instance, placed, "da2")
     if schedule.makespan > 2 * lam:
         return None, {"reason": f"makespan {schedule.makespan} > 2 lambda"}
     return schedule, {}
 
 
-def da2(instance: HybridInstance, *, cutoff: float = 1.001, fill: str = "le") -> HybridSchedule:
+@declare(
+    cutoff=Param(
+        "stop the bisection once the upper bound is within this factor of the lower one", low=1, open_low=True
+    ),
+    fill=Param("GPU filling rule: a GPU takes tasks while its load is <= (le) or < (lt) lambda", choices=("le", "lt")),
+)
+def da2(instance: HybridInstance, *, cutoff: float = 1.001, fill: str = "le") -> Schedule:
     """DA-2: dual 2-approximation for ``(Pm,Pk)||Cmax``, fill GPUs by ratio while one has load <= λ.
 
     Source: seed 003 ch. 2 section 2.4.2 ([Ble+15]); spec 003 sections 3.0 and 3.2.
@@ -109,7 +123,7 @@ def da2(instance: HybridInstance, *, cutoff: float = 1.001, fill: str = "le") ->
 
     Returns
     -------
-    HybridSchedule
+    Schedule
         With ``search`` statistics.
     """
     check_fill(fill)
@@ -120,7 +134,7 @@ def da2(instance: HybridInstance, *, cutoff: float = 1.001, fill: str = "le") ->
     return dual_search(instance, step, cutoff=cutoff, upper=one_cpu_upper_bound(instance), name="da2")
 
 
-def dual2_step(instance: HybridInstance, lam: float) -> tuple[HybridSchedule | None, dict]:
+def dual2_step(instance: HybridInstance, lam: float) -> tuple[Schedule | None, dict]:
     """One DUAL2 step (SWDUAL): fill GPU *area* up to ``k lam``, the critical task last.
 
     Source: seed 000 ch. 2 section 2.3; spec 000-ch2-swdual section 3.1.
@@ -168,13 +182,16 @@ def dual2_step(instance: HybridInstance, lam: float) -> tuple[HybridSchedule | N
     machine, start = least_loaded(gpu_t, gpu_order, [0.0] * k)
     for j in gpu_order:
         placed[j] = (True, machine[j], start[j])
-    schedule = _assemble(n, cpu_t, gpu_t, placed, "dual2")
+    schedule = _assemble(instance, placed, "dual2")
     if schedule.makespan > 2 * lam:
         return None, {"reason": f"makespan {schedule.makespan} > 2 lambda"}
     return schedule, {}
 
 
-def dual2(instance: HybridInstance, *, cutoff: float = 1.001) -> HybridSchedule:
+@declare(
+    cutoff=Param("stop the bisection once the upper bound is within this factor of the lower one", low=1, open_low=True)
+)
+def dual2(instance: HybridInstance, *, cutoff: float = 1.001) -> Schedule:
     """DUAL2: the SWDUAL dual 2-approximation for ``(Pm,Pk)||Cmax`` (GPU area filled to ``k λ``).
 
     Source: seed 000 ch. 2 section 2.3, Prop. 1; spec 000-ch2-swdual 3.1-3.3.

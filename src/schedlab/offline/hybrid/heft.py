@@ -8,8 +8,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from schedlab.offline.hybrid.schedule import HybridSchedule
-from schedlab.platform.hybrid import HybridInstance
+from schedlab.errors import ArgumentError
+from schedlab.offline.hybrid.schedule import hybrid_schedule
+from schedlab.parameters import Param, declare
+from schedlab.schedule import Schedule
+from schedlab.workload.hybrid import HybridInstance
 
 __all__ = ["PRIORITIES", "ALLOCATIONS", "eft_schedule", "heft", "heft_like"]
 
@@ -17,7 +20,7 @@ PRIORITIES = ("lpt", "spt", "ratio")
 ALLOCATIONS = ("seq", "par")
 
 
-def eft_schedule(instance: HybridInstance, order, cpu_count: np.ndarray, name: str) -> HybridSchedule:
+def eft_schedule(instance: HybridInstance, order, cpu_count: np.ndarray, name: str) -> Schedule:
     """Take tasks in ``order``; put each where it finishes first, appended (no insertion).
 
     A task of ``cpu_count[j] = 1`` may use the earliest free CPU, one of
@@ -52,7 +55,7 @@ def eft_schedule(instance: HybridInstance, order, cpu_count: np.ndarray, name: s
         else:
             start[j], end[j], resources[j], on_gpu[j] = gpu_start, gpu_finish, (g,), True
             gpu_avail[g] = gpu_finish
-    return HybridSchedule(start, end, on_gpu, tuple(resources), name)
+    return hybrid_schedule(instance, start, end, on_gpu, resources, name)
 
 
 def _ratio(cpu: np.ndarray, gpu: np.ndarray) -> np.ndarray:
@@ -61,7 +64,7 @@ def _ratio(cpu: np.ndarray, gpu: np.ndarray) -> np.ndarray:
     return np.where(np.isnan(r), 0.0, r)  # inf/inf: cannot happen (runnable tasks)
 
 
-def heft(instance: HybridInstance) -> HybridSchedule:
+def heft(instance: HybridInstance) -> Schedule:
     """HEFT as in XKaapi: tasks by decreasing speedup ``S_j = p̄_j / p_j``, each to its earliest-finish worker.
 
     Source: seed 003 ch. 2 Algorithm 1; spec 003 section 3.1.
@@ -81,7 +84,13 @@ def heft(instance: HybridInstance) -> HybridSchedule:
     return eft_schedule(instance, order, np.ones(instance.n, dtype=np.int64), "heft")
 
 
-def heft_like(instance: HybridInstance, *, priority: str = "lpt", alloc: str = "seq") -> HybridSchedule:
+@declare(
+    priority=Param(
+        "task order: longest first (lpt), shortest first (spt), or largest CPU/GPU time ratio first", choices=PRIORITIES
+    ),
+    alloc=Param("CPUs per task: one (seq) or all it may use (par)", choices=ALLOCATIONS),
+)
+def heft_like(instance: HybridInstance, *, priority: str = "lpt", alloc: str = "seq") -> Schedule:
     """The HEFT-like heuristics H1-H6 of Table 3.2: a priority order, then earliest finish time.
 
     Source: seed 003 ch. 3 section 3.6.2, Table 3.2; spec 003 section 3.8.
@@ -103,9 +112,9 @@ def heft_like(instance: HybridInstance, *, priority: str = "lpt", alloc: str = "
     (k = 0: the CPU time alone).
     """
     if priority not in PRIORITIES:
-        raise ValueError(f"priority = {priority!r}, expected one of {PRIORITIES}")
+        raise ArgumentError(f"priority = {priority!r}, expected one of {PRIORITIES}")
     if alloc not in ALLOCATIONS:
-        raise ValueError(f"alloc = {alloc!r}, expected one of {ALLOCATIONS}")
+        raise ArgumentError(f"alloc = {alloc!r}, expected one of {ALLOCATIONS}")
     count = np.ones(instance.n, dtype=np.int64) if alloc == "seq" else np.maximum(instance.max_cpus, 1)
     cpu = instance.cpu_time(count)
     gpu = instance.usable_gpu_time

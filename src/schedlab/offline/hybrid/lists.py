@@ -10,13 +10,15 @@ import heapq
 
 import numpy as np
 
+from schedlab.errors import ArgumentError
+
 __all__ = ["check_fill", "garey_graham", "gpu_open", "least_loaded", "left_compact"]
 
 
 def check_fill(fill: str) -> None:
     """The GPU filling rule of DA-2 and APPROX-2 (spec 003 ambiguity 6): ``le`` or ``lt``."""
     if fill not in ("le", "lt"):
-        raise ValueError(f"fill = {fill!r}, expected 'le' (load <= lambda) or 'lt' (load < lambda)")
+        raise ArgumentError(f"fill = {fill!r}, expected 'le' (load <= lambda) or 'lt' (load < lambda)")
 
 
 def gpu_open(loads: list[float], lam: float, fill: str) -> bool:
@@ -41,7 +43,9 @@ def least_loaded(times: np.ndarray, order, loads: list[float]) -> tuple[dict[int
     return machine, start
 
 
-def garey_graham(times: np.ndarray, procs: np.ndarray, order, m: int) -> tuple[dict[int, float], dict[int, tuple[int, ...]]]:
+def garey_graham(
+    times: np.ndarray, procs: np.ndarray, order, m: int
+) -> tuple[dict[int, float], dict[int, tuple[int, ...]]]:
     """Greedy list scheduling of rigid tasks on m CPUs [GG75]: at time 0 and at every completion,
     start, in list order, every waiting task that fits on the free CPUs (lowest ids first).
 

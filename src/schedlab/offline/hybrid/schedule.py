@@ -1,18 +1,40 @@
-"""What a hybrid CPU+GPU algorithm returns: per task a start, an end, a kind and its processors.
+"""Hybrid CPU+GPU schedules as the common :class:`~schedlab.schedule.Schedule`, and the search records.
 
-Source: spec 003-part1-hybrid section 7.1 (``Schedule`` = task, kind, resources,
-start, end). Columns are row-aligned with the instance's tasks.
+Source: Bleuse (2017), ch. 3 section 3.1 (a schedule gives each task a start,
+a kind and its processors). The algorithms build, per task, a start, an end,
+whether it runs on a GPU and its processor numbers *within its kind* (CPU
+``0 .. m-1`` or GPU ``0 .. k-1``); :func:`hybrid_schedule` turns them into
+allocations of the platform's one id space (GPU ``g`` is id ``m + g``, see
+:class:`~schedlab.platform.hybrid.HybridPlatform`), so every hybrid schedule
+is checked by :func:`schedlab.validation.validate` against
+:func:`hybrid_instance` (the tasks' :class:`~schedlab.runtime.hybrid.HybridTimes`
+model gives each allocation's length).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
 from schedlab.errors import SchedlabError
+from schedlab.platform.intervals import Allocation, normalize
+from schedlab.runtime.hybrid import HybridTimes, hybrid_jobs
+from schedlab.schedule import Instance, JobStatus, Schedule
+from schedlab.workload.hybrid import HybridInstance
 
-__all__ = ["HybridError", "HybridSchedule", "SearchStep", "SearchInfo", "schedule_to_json"]
+__all__ = [
+    "HybridError",
+    "SearchInfo",
+    "SearchStep",
+    "hybrid_instance",
+    "hybrid_schedule",
+    "renamed",
+    "schedule_to_json",
+    "search_of",
+    "task_kinds",
+    "task_resources",
+]
 
 
 class HybridError(SchedlabError):
@@ -44,35 +66,57 @@ class SearchInfo:
         return len(self.steps)
 
 
-@dataclass(frozen=True, eq=False)
-class HybridSchedule:
-    """Start, end, kind and processors of every task.
+def hybrid_instance(tasks: HybridInstance) -> Instance:
+    """The common instance of ``tasks``: their job table, the hybrid platform and the CPU+GPU time model."""
+    return Instance(hybrid_jobs(tasks), tasks.platform, HybridTimes(tasks))
 
-    ``on_gpu[j]`` tells the kind; ``resources[j]`` is a sorted tuple of ids:
-    one GPU id, or the CPU ids (``0 .. m-1``) the task runs on. ``search`` is
-    set by dual-approximation algorithms.
+
+def hybrid_schedule(tasks: HybridInstance, start, end, on_gpu, resources, name: str = "") -> Schedule:
+    """The :class:`Schedule` of tasks placed by an algorithm; every task COMPLETED.
+
+    ``resources[j]`` holds task ``j``'s processor numbers within its kind
+    (one GPU number when ``on_gpu[j]``, else its CPU numbers).
     """
+    m = tasks.m
+    n = len(resources)
+    allocs: list[Allocation | None] = [
+        normalize([(m + r, m + r + 1) if gpu else (r, r + 1) for r in ids])
+        for gpu, ids in zip(np.asarray(on_gpu, dtype=bool).tolist(), resources, strict=True)
+    ]
+    return Schedule(
+        start=np.asarray(start, dtype=np.float64),
+        end=np.asarray(end, dtype=np.float64),
+        status=np.full(n, JobStatus.COMPLETED, dtype=np.int8),
+        alloc=allocs,
+        policy=name,
+    )
 
-    start: np.ndarray
-    end: np.ndarray
-    on_gpu: np.ndarray
-    resources: tuple[tuple[int, ...], ...]
-    algorithm: str = ""
-    search: SearchInfo | None = None
 
-    @property
-    def makespan(self) -> float:
-        return float(self.end.max()) if len(self.end) else 0.0
+def task_kinds(tasks: HybridInstance, schedule: Schedule) -> np.ndarray:
+    """Per task, whether it runs on a GPU (its allocation's ids are GPU ids)."""
+    m = tasks.m
+    return np.array([bool(a) and a[0][0] >= m for a in schedule.alloc], dtype=bool)
 
-    @classmethod
-    def from_lists(cls, start, end, on_gpu, resources, algorithm: str = "") -> "HybridSchedule":
-        return cls(np.asarray(start, dtype=float), np.asarray(end, dtype=float), np.asarray(on_gpu, dtype=bool),
-                   tuple(tuple(int(r) for r in res) for res in resources), algorithm)
 
-    def with_info(self, *, algorithm: str | None = None, search: SearchInfo | None = None) -> "HybridSchedule":
-        return HybridSchedule(self.start, self.end, self.on_gpu, self.resources,
-                              self.algorithm if algorithm is None else algorithm,
-                              self.search if search is None else search)
+def task_resources(tasks: HybridInstance, schedule: Schedule) -> tuple[tuple[int, ...], ...]:
+    """Per task, its processor numbers within its kind (CPU ``0 .. m-1``, GPU ``0 .. k-1``), sorted."""
+    m = tasks.m
+    out = []
+    for a in schedule.alloc:
+        ids = [i for lo, hi in (a or ()) for i in range(lo, hi)]
+        out.append(tuple(i - m for i in ids) if ids and ids[0] >= m else tuple(ids))
+    return tuple(out)
+
+
+def renamed(schedule: Schedule, name: str, search: SearchInfo | None = None) -> Schedule:
+    """``schedule`` under the algorithm name ``name``, with its search record when given."""
+    info = dict(schedule.info) if search is None else {**schedule.info, "search": search}
+    return replace(schedule, policy=name, info=info)
+
+
+def search_of(schedule: Schedule) -> SearchInfo | None:
+    """The dual-approximation search record of ``schedule``, or None for a one-shot algorithm."""
+    return schedule.info.get("search")
 
 
 def _ranges(ids: tuple[int, ...]) -> str:
@@ -87,8 +131,17 @@ def _ranges(ids: tuple[int, ...]) -> str:
     return " ".join(parts)
 
 
-def schedule_to_json(schedule: HybridSchedule, ids) -> list[dict]:
-    """One object per task: id, kind (``cpu``/``gpu``), resources as ranges, start, end."""
-    return [{"id": int(ids[j]), "kind": "gpu" if schedule.on_gpu[j] else "cpu",
-             "resources": _ranges(schedule.resources[j]), "start": float(schedule.start[j]),
-             "end": float(schedule.end[j])} for j in range(len(schedule.start))]
+def schedule_to_json(tasks: HybridInstance, schedule: Schedule) -> list[dict]:
+    """One object per task: id, kind (``cpu``/``gpu``), processor numbers within the kind as ranges, start, end."""
+    gpu = task_kinds(tasks, schedule)
+    ids = task_resources(tasks, schedule)
+    return [
+        {
+            "id": int(tasks.ids[j]),
+            "kind": "gpu" if gpu[j] else "cpu",
+            "resources": _ranges(ids[j]),
+            "start": float(schedule.start[j]),
+            "end": float(schedule.end[j]),
+        }
+        for j in range(len(schedule.start))
+    ]

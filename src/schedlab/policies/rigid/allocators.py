@@ -38,7 +38,7 @@ variant looks at processors one by one.
 from __future__ import annotations
 
 from bisect import bisect_right
-from typing import Callable
+from collections.abc import Callable
 
 from schedlab.errors import InputError
 from schedlab.platform.intervals import Allocation, IntervalSet
@@ -76,8 +76,12 @@ def split_name(spec: str) -> tuple[str, str]:
     if not option:
         option = options[0]
     if option not in options or (sep and not option):
-        raise InputError("policy", field=f"allocator {name} option", value=option,
-                         expected=f"one of {', '.join(o for o in options if o) or '(none)'}")
+        raise InputError(
+            "policy",
+            field=f"allocator {name} option",
+            value=option,
+            expected=f"one of {', '.join(o for o in options if o) or '(none)'}",
+        )
     return name, option
 
 
@@ -101,16 +105,18 @@ def make_allocator(spec: str, tree: FatTree) -> Allocator:
 def policy_allocator(spec: str, platform) -> tuple[Allocator | None, bool]:
     """What a policy's ``reset`` builds: (allocation function, or None for plain ``basic``; is it forced?).
 
-    The clusters and levels are those of ``platform`` when it is a
-    :class:`FatTree`, else a single cluster of ``platform.n_procs``.
-    Raises InputError (listing the allowed names) on an unknown allocator.
+    The clusters and levels are those of the platform's ``tree`` (a fat tree is its own; a plain machine
+    is a single cluster). Raises InputError on an unknown allocator (listing the allowed names) or on a
+    platform without a tree (a torus, a hybrid node).
     """
     if not isinstance(spec, str):
         raise InputError("policy", field="allocator", value=spec, expected="an allocator name")
     name, _ = split_name(spec)
     if spec == "basic":
         return None, False
-    tree = platform if isinstance(platform, FatTree) else FatTree.flat(platform.n_procs)
+    tree = getattr(platform, "tree", None)
+    if tree is None:
+        raise InputError("policy", field="allocator", value=spec, expected=f"basic on {platform.name} (no tree levels)")
     return make_allocator(spec, tree), name in FORCED
 
 
@@ -201,8 +207,9 @@ def _take_lowest(free: IntervalSet, lo: int, hi: int, k: int, out: list) -> None
         i += 1
 
 
-def _greedy(free: IntervalSet, tree: FatTree, size: int, clusters, *, limit: int | None,
-            counts: dict[int, int] | None = None) -> Allocation | None:
+def _greedy(
+    free: IntervalSet, tree: FatTree, size: int, clusters, *, limit: int | None, counts: dict[int, int] | None = None
+) -> Allocation | None:
     """Alg. 4: clusters by free count (descending, stable), the shortest prefix that holds ``size``.
 
     With ``limit`` (forced local), only the first ``limit`` sorted clusters may

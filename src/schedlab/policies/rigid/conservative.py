@@ -41,7 +41,8 @@ import numpy as np
 
 from schedlab.engine.simulator import Context
 from schedlab.errors import InputError, SchedlabError
-from schedlab.policies.rigid.allocators import policy_allocator
+from schedlab.parameters import Param
+from schedlab.policies.rigid.allocators import policy_allocator, split_name
 from schedlab.policies.rigid.profile import INF, Profile, SetProfile
 from schedlab.policies.rigid.queue import ORDERS, priority_ranks
 
@@ -74,6 +75,15 @@ class Conservative:
     """
 
     name = "conservative"
+    parameters = {
+        "order": Param("queue order: by submission, or shortest requested time first", choices=ORDERS),
+        "compress": Param(
+            "on an early end, move reservations to any earlier time (full) or only to now", choices=COMPRESSIONS
+        ),
+        "allocator": Param(
+            "which free processors a job gets, NAME[:OPTION] (topology-aware allocation)", check=split_name
+        ),
+    }
     clairvoyant = False
 
     def __init__(self, *, order: str = "fcfs", compress: str = "full", allocator: str = "basic") -> None:
@@ -87,10 +97,15 @@ class Conservative:
 
     def reset(self, ctx: Context) -> None:
         if self.order not in ORDERS:
-            raise InputError("policy", field="conservative order", value=self.order, expected=f"one of {', '.join(ORDERS)}")
+            raise InputError(
+                "policy", field="conservative order", value=self.order, expected=f"one of {', '.join(ORDERS)}"
+            )
         if self.compress not in COMPRESSIONS:
             raise InputError(
-                "policy", field="conservative compress", value=self.compress, expected=f"one of {', '.join(COMPRESSIONS)}"
+                "policy",
+                field="conservative compress",
+                value=self.compress,
+                expected=f"one of {', '.join(COMPRESSIONS)}",
             )
         self._allocate, forced = policy_allocator(self.allocator, ctx.platform)
         jobs = ctx.jobs
@@ -279,7 +294,13 @@ class Conservative:
     def _compress_sets(self, now: float) -> None:
         """:meth:`_compress` with processor sets: a job leaves its reservation, Algorithm 1 searches the
         starts before it (only now with ``start-now``), and the job takes it back if nothing earlier fits."""
-        sets, procs, estimate, res_start, res_alloc = self._sets, self.procs, self.estimate, self.res_start, self.res_alloc
+        sets, procs, estimate, res_start, res_alloc = (
+            self._sets,
+            self.procs,
+            self.estimate,
+            self.res_start,
+            self.res_alloc,
+        )
         times, sizes = sets.times, sets.sizes
         row_of_rank = self.row_of_rank
         start_now_only = self.compress == "start-now"

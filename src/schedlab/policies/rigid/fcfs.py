@@ -21,7 +21,8 @@ import heapq
 
 from schedlab.engine.simulator import Context
 from schedlab.errors import InputError
-from schedlab.policies.rigid.allocators import policy_allocator
+from schedlab.parameters import Param
+from schedlab.policies.rigid.allocators import policy_allocator, split_name
 from schedlab.policies.rigid.queue import ORDERS, RankQueue, priority_ranks
 from schedlab.policies.rigid.running import RunningByEnd
 
@@ -40,6 +41,12 @@ class FCFS:
     """
 
     name = "fcfs"
+    parameters = {
+        "order": Param("queue order: by submission, or shortest requested time first", choices=ORDERS),
+        "allocator": Param(
+            "which free processors a job gets, NAME[:OPTION] (topology-aware allocation)", check=split_name
+        ),
+    }
     clairvoyant = False
 
     def __init__(self, *, order: str = "fcfs", allocator: str = "basic") -> None:
@@ -52,7 +59,9 @@ class FCFS:
 
     def reset(self, ctx: Context) -> None:
         if self.order not in ORDERS:
-            raise InputError("policy", field=f"{self.name} order", value=self.order, expected=f"one of {', '.join(ORDERS)}")
+            raise InputError(
+                "policy", field=f"{self.name} order", value=self.order, expected=f"one of {', '.join(ORDERS)}"
+            )
         self._allocate, _ = policy_allocator(self.allocator, ctx.platform)
         jobs = ctx.jobs
         self.ctx = ctx

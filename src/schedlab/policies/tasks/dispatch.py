@@ -65,8 +65,14 @@ class Dispatch(TaskPolicy):
         self.p = jobs.run_time.tolist()
         self.key = list(zip(self.p, jobs.submit.tolist(), jobs.id.tolist(), range(len(jobs))))
         self.pools = (range(0, m - r.dedicated), range(m - r.dedicated, m))
-        self.free = [list(self.pools[0]), list(self.pools[1])]  # heaps: idle with an empty queue (stale entries skipped lazily)
-        self.busy: list[list[tuple[float, int]]] = [[], []]  # sorted (end of the running task, or -inf if idle, processor)
+        self.free = [
+            list(self.pools[0]),
+            list(self.pools[1]),
+        ]  # heaps: idle with an empty queue (stale entries skipped lazily)
+        self.busy: list[list[tuple[float, int]]] = [
+            [],
+            [],
+        ]  # sorted (end of the running task, or -inf if idle, processor)
         self.key_of: list[float | None] = [None] * m  # each processor's entry in busy, None while free
         self.armed: list[set[int]] = [set(), set()]  # processors whose running task the next shorter arrival redirects
         self.running = [-1] * m  # row running on each processor

@@ -16,6 +16,17 @@ from dataclasses import dataclass
 import numpy as np
 
 from schedlab.errors import InputError
+from schedlab.parameters import Param
+
+PARAMETERS = {
+    "dedicated": Param("m_d, processors of the dedicated pool that runs redirected tasks (< m)", low=1),
+    "tau": Param("redirect a running task once tau shorter tasks arrived during its run", low=1),
+    "b": Param("tasks with p >= b p_max may be redirected at arrival", low=0),
+    "c": Param("probability of redirecting such a task", low=0, high=1),
+    "count_if_idle": Param("count an arrival against a running task even when a main processor is idle"),
+    "batch": Param("queue all arrivals of one time before idle processors take any"),
+}
+"""The parameters every task policy draws from (each takes those of its ``__init__``)."""
 
 REDIRECTIONS = ("none", "threshold", "random")
 
@@ -48,21 +59,32 @@ class Redirection:
         wide = np.flatnonzero(np.asarray(procs) != 1)
         if wide.size:
             raise InputError(
-                "policy", field=f"{policy} workload", value=f"{wide.size} parallel job(s)",
+                "policy",
+                field=f"{policy} workload",
+                value=f"{wide.size} parallel job(s)",
                 expected="sequential tasks (1 processor each); convert parallel jobs with schedlab.workload.tasks",
             )
         if self.mode not in REDIRECTIONS:
-            raise InputError("policy", field=f"{policy} redirect", value=self.mode, expected=f"one of {', '.join(REDIRECTIONS)}")
+            raise InputError(
+                "policy", field=f"{policy} redirect", value=self.mode, expected=f"one of {', '.join(REDIRECTIONS)}"
+            )
         if self.mode == "none" and self.dedicated:
-            raise InputError("policy", field=f"{policy} dedicated", value=self.dedicated, expected="0 without redirection")
+            raise InputError(
+                "policy", field=f"{policy} dedicated", value=self.dedicated, expected="0 without redirection"
+            )
         if self.mode != "none" and not 1 <= self.dedicated < n_procs:
             raise InputError(
-                "policy", field=f"{policy} dedicated", value=self.dedicated, expected=f"1 <= m_d < {n_procs} (the machine size)"
+                "policy",
+                field=f"{policy} dedicated",
+                value=self.dedicated,
+                expected=f"1 <= m_d < {n_procs} (the machine size)",
             )
         if self.tau < 1:
             raise InputError("policy", field=f"{policy} tau", value=self.tau, expected="an integer >= 1")
         if not (0.0 <= self.b and 0.0 <= self.c <= 1.0):
-            raise InputError("policy", field=f"{policy} b, c", value=(self.b, self.c), expected="b >= 0 and 0 <= c <= 1")
+            raise InputError(
+                "policy", field=f"{policy} b, c", value=(self.b, self.c), expected="b >= 0 and 0 <= c <= 1"
+            )
 
 
 class RandomRedirector:
@@ -88,6 +110,7 @@ class TaskPolicy:
     """
 
     clairvoyant = True  # processing times are known at release (seed 004 section II)
+    parameters = PARAMETERS
     sequential = True  # one processor per job: parallel jobs are refused in reset
 
     def _configure(self, redirection: Redirection, batch: bool, count_if_idle: bool = True) -> None:

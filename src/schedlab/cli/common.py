@@ -1,0 +1,143 @@
+"""What every command shares: one-line errors, option parsing, the output-folder check, progress, tables.
+
+Commands parse their options with these helpers, call the library, and print
+or write; no scheduling logic lives in :mod:`schedlab.cli`. Every error
+schedlab raises on purpose (:class:`~schedlab.errors.SchedlabError`) is printed
+as ``error: <message>`` on one line of stderr with exit status 1, unless
+``schedlab --debug`` asks for the traceback.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from schedlab.durations import parse_duration, parse_span
+from schedlab.errors import ArgumentError, InputError, SchedlabError
+
+__all__ = [
+    "check_out_dir",
+    "duration",
+    "err",
+    "metrics_table",
+    "number",
+    "one_line_errors",
+    "out",
+    "parse_params",
+    "progress_bar",
+    "set_debug",
+    "window",
+]
+
+out = Console(highlight=False)
+err = Console(stderr=True, highlight=False)
+_state = {"debug": False}
+
+
+def set_debug(debug: bool) -> None:
+    """``schedlab --debug``: let errors through with their traceback."""
+    _state["debug"] = debug
+
+
+@contextmanager
+def one_line_errors() -> Iterator[None]:
+    """Turn a SchedlabError into ``error: <message>`` on stderr and exit status 1."""
+    try:
+        yield
+    except SchedlabError as error:
+        if _state["debug"]:
+            raise
+        err.print(f"error: {error}", markup=False, soft_wrap=True)
+        raise typer.Exit(1) from None
+
+
+def parse_params(values: list[str]) -> dict[str, str]:
+    """``--param KEY=VALUE`` options as a dict (values stay strings: the registry converts them)."""
+    params = {}
+    for text in values:
+        key, sep, value = text.partition("=")
+        if not sep or not key:
+            raise InputError("--param", field="--param", value=text, expected="key=value")
+        params[key.strip()] = value.strip()
+    return params
+
+
+def window(text: str | None, option: str = "--window") -> tuple[float, float] | None:
+    """``--window START:END`` (durations, END may be empty) as seconds, or None when not given."""
+    if text is None:
+        return None
+    try:
+        return parse_span(text)
+    except ArgumentError as error:
+        raise InputError(option, field=option, value=text, message=f"{option} = {text}, {error}") from None
+
+
+def duration(text: str, option: str) -> float:
+    """A duration option (``7d``, ``12h``, ``3600``) as seconds > 0."""
+    try:
+        return parse_duration(text)
+    except ArgumentError:
+        raise InputError(
+            option, field=option, value=text, expected="a duration > 0 such as 7d, 12h, 30m or 3600"
+        ) from None
+
+
+def check_out_dir(path: Path | None, force: bool) -> None:
+    """Refuse an existing non-empty output folder unless ``--force`` (checked before any work)."""
+    if path is not None and path.is_dir() and any(path.iterdir()) and not force:
+        raise InputError(str(path), message="output directory is not empty (use --force to overwrite)")
+
+
+def number(value) -> str:
+    """A number for a table: thousands separators, 4 significant digits below 10,000, ``-`` for None."""
+    if value is None:
+        return "-"
+    if isinstance(value, int):
+        return f"{value:,}"
+    return f"{value:,.4g}" if abs(value) < 1e4 else f"{value:,.0f}"
+
+
+@contextmanager
+def progress_bar(total: int, *, enabled: bool, what: str = "simulating"):
+    """A rich progress bar on stderr fed by a library's ``progress(done, total)`` callback (None when disabled)."""
+    if not enabled:
+        yield None
+        return
+    bar = Progress(
+        TextColumn(what), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), console=err, transient=True
+    )
+    with bar:
+        task = bar.add_task("jobs", total=total)
+        yield lambda done, _total: bar.update(task, completed=done)
+
+
+def metrics_table(result) -> Table:
+    """The metrics of a :class:`~schedlab.runner.Run` as a rich table (mean, max, L2 norm per metric)."""
+    m = result.metrics
+    table = Table(
+        title=f"{result.info['policy']} on {Path(result.info['workload']).name} (P={result.info['n_procs']:,})"
+    )
+    table.add_column("metric")
+    for column in ("mean", "max", "L2 norm"):
+        table.add_column(column, justify="right")
+    labels = {
+        "wait": "wait (s)",
+        "response": "response (s)",
+        "slowdown": "slowdown",
+        "bsld": f"bounded slowdown (tau={m['tau']:g})",
+        "bsld_unclamped": "bounded slowdown, unclamped",
+    }
+    for key, label in labels.items():
+        table.add_row(label, *(number(m[f"{key}_{agg}"]) for agg in ("mean", "max", "l2")))
+    table.add_section()
+    table.add_row("utilization", number(m["utilization"]), "", "")
+    table.add_row("makespan (s)", number(m["makespan"]), "", "")
+    counts = f"{m['n_completed']:,} completed, {m['n_killed']:,} killed at walltime, {m['n_rejected']:,} rejected"
+    table.caption = f"{m['n_jobs']:,} jobs: {counts}; " + ", ".join(f"{k} {v:.2f} s" for k, v in result.seconds.items())
+    return table

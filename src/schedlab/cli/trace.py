@@ -1,0 +1,83 @@
+"""``schedlab trace``: inspect a workload trace and convert it between SWF and Batsim JSON."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.table import Table
+
+from schedlab.cli.common import err, number, one_line_errors, out
+from schedlab.cli.common import window as parse_window
+from schedlab.errors import InputError
+
+trace_app = typer.Typer(help="Inspect and convert workload traces.", no_args_is_help=True)
+
+
+@trace_app.command("info")
+def trace_info(
+    trace: Annotated[Path, typer.Argument(help="SWF trace (.swf or .swf.gz).")],
+    procs: Annotated[int | None, typer.Option(help="Machine size P (default: the header's MaxProcs).")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
+) -> None:
+    """Size, span, load, job-size and run-time distributions of TRACE, and what the default filters drop."""
+    from schedlab.workload.stats import trace_summary
+    from schedlab.workload.swf import read_swf
+
+    with one_line_errors():
+        summary = trace_summary(read_swf(trace), procs=procs)
+    if as_json:
+        print(json.dumps(summary, sort_keys=True, indent=2))
+        return
+    out.print(_summary_table(summary))
+
+
+@trace_app.command("convert")
+def trace_convert(
+    source: Annotated[Path, typer.Argument(help="SWF trace (.swf, .swf.gz) or Batsim JSON workload (.json).")],
+    target: Annotated[Path, typer.Argument(help="Output: .json (Batsim) or .swf / .swf.gz.")],
+    procs: Annotated[
+        int | None, typer.Option(help="Machine size P (default: the header's MaxProcs, or nb_res).")
+    ] = None,
+    status: Annotated[int | None, typer.Option(help="Keep only jobs with this SWF status.")] = None,
+    window: Annotated[
+        str | None, typer.Option(help="Keep only jobs submitted in START:END (durations: 0:7d, 7d:).")
+    ] = None,
+    force: Annotated[bool, typer.Option(help="Overwrite TARGET.")] = False,
+) -> None:
+    """Convert a workload between SWF and Batsim JSON, with the same filters as `simulate` (reported)."""
+    from schedlab.runner import load_instance
+    from schedlab.workload.batsim import write_batsim
+    from schedlab.workload.swf import write_swf
+
+    with one_line_errors():
+        name = target.name
+        if not name.endswith((".json", ".swf", ".swf.gz")):
+            raise InputError(str(target), message="unknown output format, expected a .json, .swf or .swf.gz file")
+        if target.exists() and not force:
+            raise InputError(str(target), message="exists (use --force to overwrite)")
+        instance, report = load_instance(source, procs=procs, status=status, window=parse_window(window))
+        if name.endswith(".json"):
+            write_batsim(target, instance.jobs, instance.platform.n_procs)
+        else:
+            write_swf(target, instance.jobs, {"MaxProcs": instance.platform.n_procs, "MaxJobs": len(instance.jobs)})
+    for line in report.lines() if report is not None else ():
+        err.print(line, markup=False)
+    err.print(f"wrote {len(instance.jobs):,} jobs to {target}", markup=False)
+
+
+def _summary_table(summary: dict) -> Table:
+    table = Table("field", "value", title=str(summary.get("source", "")), show_header=False)
+    for key, value in summary.items():
+        if key == "source":
+            continue
+        if isinstance(value, dict):
+            text = ", ".join(f"{k}: {number(v) if not isinstance(v, str) else v}" for k, v in value.items())
+        elif isinstance(value, (list, tuple)):
+            text = "; ".join(f"{what}: {number(count)}" for what, count in value)
+        else:
+            text = number(value) if isinstance(value, (int, float)) else str(value)
+        table.add_row(key.replace("_", " "), text)
+    return table

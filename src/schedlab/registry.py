@@ -1,0 +1,348 @@
+"""One registry of every algorithm schedlab runs: online policies, allocators' hosts and offline algorithms.
+
+Each entry (:class:`Algorithm`) says what the algorithm is (name, family,
+online or offline, the command that runs it), where it comes from (the paper
+and section), what it guarantees, and which parameters it takes, read from its
+code: the keyword-only arguments of the policy's ``__init__`` or of the
+offline function give each parameter's type and default, and the
+:class:`~schedlab.parameters.Param` declarations next to them give its meaning
+and allowed values. So the CLI (``schedlab algorithms``), the campaigns (which
+check a whole grid of parameters before running anything) and the contract
+tests all read the same list, and adding an algorithm is its module plus one
+:func:`register` line here.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from functools import partial
+
+from schedlab.errors import InputError
+from schedlab.offline import hybrid
+from schedlab.offline.nfdh import nfdh_local
+from schedlab.parameters import Param, convert
+from schedlab.policies.rigid import EASY, FCFS, Conservative
+from schedlab.policies.tasks import GSPT, GSPTRD, GSPTRR, GSRPT, SPT, SPTRD, SPTRR, SRPT
+
+__all__ = ["ALGORITHMS", "Algorithm", "Parameter", "get", "make_policy", "names", "register"]
+
+_SCALARS = (bool, int, float, str)
+
+
+@dataclass(frozen=True, slots=True)
+class Parameter:
+    """A parameter as users see it: name, type, default, meaning and allowed values."""
+
+    name: str
+    type: str
+    default: object
+    doc: str
+    allowed: str
+
+
+@dataclass(frozen=True)
+class Algorithm:
+    """A registered algorithm.
+
+    Attributes
+    ----------
+    name : str
+        The name commands and campaigns use (``easy``, ``gspt-rd``, ``approx32``).
+    family : str
+        What it schedules: ``rigid jobs``, ``independent tasks``, ``CPU+GPU tasks``...
+    kind : {"online", "offline"}
+        An online policy runs on the event engine; an offline algorithm maps a whole instance to a schedule.
+    command : str
+        The command that runs it (``simulate``, ``tasks simulate``, ``solve hybrid``), or ``""`` for the
+        Python API only (test oracles).
+    target : callable
+        The policy class, or the offline function.
+    source : str
+        The paper and section it comes from (see ``docs/references.md``).
+    guarantee : str
+        The proven bound, or what is tested when none is proven.
+    ratio : float, optional
+        The proven makespan ratio to the optimum (offline), checked by the contract tests.
+    bound : mapping
+        Keyword arguments fixed by this entry (a variant of a shared function).
+    traits : mapping
+        Family-specific facts the checks read (CPU+GPU: ``contiguous``, ``moldable``).
+    """
+
+    name: str
+    family: str
+    kind: str
+    command: str
+    target: Callable
+    source: str
+    guarantee: str
+    ratio: float | None = None
+    bound: Mapping[str, object] = field(default_factory=dict)
+    traits: Mapping[str, object] = field(default_factory=dict)
+
+    @property
+    def summary(self) -> str:
+        """The first line of the algorithm's docstring."""
+        return (inspect.getdoc(self.target) or "").splitlines()[0] if inspect.getdoc(self.target) else ""
+
+    def _signature(self) -> dict[str, inspect.Parameter]:
+        function = self.target.__init__ if inspect.isclass(self.target) else self.target
+        return {
+            p.name: p
+            for p in inspect.signature(function).parameters.values()
+            if p.kind is p.KEYWORD_ONLY and p.name not in self.bound and isinstance(p.default, _SCALARS)
+        }
+
+    def declarations(self) -> dict[str, Param]:
+        """The :class:`~schedlab.parameters.Param` declarations of the parameters users may set."""
+        accepted = self._signature()
+        return {k: v for k, v in getattr(self.target, "parameters", {}).items() if k in accepted}
+
+    def parameters(self) -> tuple[Parameter, ...]:
+        """Every parameter users may set, in signature order (undeclared ones have no meaning listed)."""
+        declared = self.declarations()
+        out = []
+        for name, p in self._signature().items():
+            param = declared.get(name, Param(""))
+            out.append(Parameter(name, type(p.default).__name__, p.default, param.doc, param.allowed()))
+        return tuple(out)
+
+    def configure(self, params: Mapping[str, object] | None = None) -> dict[str, object]:
+        """``params`` converted to each parameter's type and checked against its declaration.
+
+        Strings (``--param key=value``, TOML) are converted; an unknown name, a wrong type or a value out
+        of range raises InputError naming the algorithm and the parameter. Checks that need the platform
+        (a dedicated pool smaller than the machine) are made when a run starts.
+        """
+        accepted = self._signature()
+        declared = self.declarations()
+        out: dict[str, object] = {}
+        for key, value in (params or {}).items():
+            if key not in accepted:
+                raise InputError(
+                    "--param",
+                    field=f"{self.name} parameter",
+                    value=key,
+                    expected=f"one of {', '.join(sorted(accepted)) or '(none)'}",
+                )
+            field_name = f"{self.name} {key}"
+            value = convert(field_name, value, accepted[key].default)
+            if key in declared:
+                declared[key].validate(field_name, value)
+            out[key] = value
+        return out
+
+    def build(self, params: Mapping[str, object] | None = None):
+        """The configured algorithm: a policy object (online) or a function ``instance -> Schedule`` (offline)."""
+        kwargs = {**self.bound, **self.configure(params)}
+        if self.kind == "online":
+            return self.target(**kwargs)
+        return partial(self.target, **kwargs) if kwargs else self.target
+
+
+ALGORITHMS: dict[str, Algorithm] = {}
+
+
+def register(
+    name: str, family: str, kind: str, command: str, target: Callable, source: str, guarantee: str, **options
+) -> None:
+    """Add an algorithm to the registry (``options``: ``ratio``, ``bound``, ``traits``)."""
+    if name in ALGORITHMS:
+        raise ValueError(f"algorithm {name!r} registered twice")
+    ALGORITHMS[name] = Algorithm(name, family, kind, command, target, source, guarantee, **options)
+
+
+def get(name: str, *, kind: str | None = None, family: str | None = None) -> Algorithm:
+    """The algorithm registered as ``name``; InputError listing the names of that kind/family otherwise."""
+    algorithm = ALGORITHMS.get(name)
+    if algorithm is None or (kind and algorithm.kind != kind) or (family and algorithm.family != family):
+        option, field = ("--policy", "policy") if kind == "online" else ("--algo", "--algo")
+        allowed = ", ".join(sorted(names(kind=kind, family=family)))
+        raise InputError(option, field=field, value=name, expected=f"one of {allowed}")
+    return algorithm
+
+
+def names(*, kind: str | None = None, family: str | None = None) -> list[str]:
+    """Registered names, in registration order, of one kind and family when given."""
+    return [a.name for a in ALGORITHMS.values() if (not kind or a.kind == kind) and (not family or a.family == family)]
+
+
+def make_policy(name: str, params: Mapping[str, object] | None = None):
+    """The online policy registered as ``name``, built with checked ``params`` (strings are converted)."""
+    return get(name, kind="online").build(params)
+
+
+# -- the registry ----------------------------------------------------------------------------------------
+MENDONCA = "Mendonca (2017)"
+LUCARELLI = "Lucarelli, Mendonca and Trystram (2017)"
+BLEUSE = "Bleuse (2017)"
+RIGID, TASKS, HYBRID = "rigid jobs", "independent tasks", "CPU+GPU tasks"
+
+register(
+    "fcfs",
+    RIGID,
+    "online",
+    "simulate",
+    FCFS,
+    "First come, first served (the classic baseline)",
+    "none; never starts a job before an earlier-queued one (tested)",
+)
+register(
+    "easy",
+    RIGID,
+    "online",
+    "simulate",
+    EASY,
+    "Lifka (1995); Mu'alem and Feitelson (2001)",
+    "the head of the queue is never delayed by a backfilled job (tested)",
+)
+register(
+    "conservative",
+    RIGID,
+    "online",
+    "simulate",
+    Conservative,
+    f"Mu'alem and Feitelson (2001); {MENDONCA}, ch. 4 Algorithm 1",
+    "no job is ever delayed by a later one: reservations only move earlier (tested)",
+)
+register(
+    "nfdh-local",
+    RIGID,
+    "offline",
+    "",
+    nfdh_local,
+    f"{MENDONCA}, ch. 4 section 4.4, Theorem 4",
+    "makespan <= 2A/m + p_max <= 3 OPT, every job contiguous and local (jobs released at 0)",
+    ratio=3.0,
+)
+
+for _cls, _section in (
+    (GSPT, "III-A"),
+    (GSPTRD, "III-B"),
+    (GSPTRR, "III-C"),
+    (SPT, "III-A"),
+    (SPTRD, "III-B"),
+    (SPTRR, "III-C"),
+    (GSRPT, "III-A"),
+    (SRPT, "III-A"),
+):
+    register(
+        _cls.name,
+        TASKS,
+        "online",
+        "tasks simulate",
+        _cls,
+        f"{LUCARELLI}, section {_section}",
+        "none proven; reductions to the base policy tested (tau > n, c = 0)",
+    )
+
+register(
+    "approx32",
+    HYBRID,
+    "offline",
+    "solve hybrid",
+    hybrid.approx32,
+    f"{BLEUSE}, ch. 3 sections 3.3-3.4",
+    "makespan <= 3/2 cutoff OPT, CPU sets contiguous",
+    ratio=1.5,
+    traits={"contiguous": True, "moldable": True},
+)
+register(
+    "approx32-mk",
+    HYBRID,
+    "offline",
+    "solve hybrid",
+    hybrid.approx32,
+    f"{BLEUSE}, ch. 3 section 3.4",
+    "makespan <= 3/2 cutoff OPT; the ILP minimises the longest task above lambda, then list re-packing",
+    ratio=1.5,
+    bound={"objective": "makespan", "repack": True},
+    traits={"contiguous": True, "moldable": True},
+)
+register(
+    "approx2",
+    HYBRID,
+    "offline",
+    "solve hybrid",
+    hybrid.approx2,
+    f"{BLEUSE}, ch. 3 section 3.5",
+    "makespan <= 2 cutoff OPT (non-contiguous CPU sets)",
+    ratio=2.0,
+    traits={"contiguous": False, "moldable": True},
+)
+register(
+    "da2",
+    HYBRID,
+    "offline",
+    "solve hybrid",
+    hybrid.da2,
+    f"{BLEUSE}, ch. 2 section 2.4.2",
+    "makespan <= 2 cutoff OPT for sequential tasks",
+    ratio=2.0,
+    traits={"contiguous": True, "moldable": False},
+)
+register(
+    "dual2",
+    HYBRID,
+    "offline",
+    "solve hybrid",
+    hybrid.dual2,
+    f"{MENDONCA}, ch. 2 section 2.3, Algorithm 1",
+    "makespan <= 2 cutoff OPT for sequential tasks",
+    ratio=2.0,
+    traits={"contiguous": True, "moldable": False},
+)
+register(
+    "dada",
+    HYBRID,
+    "offline",
+    "solve hybrid",
+    hybrid.dada,
+    f"{BLEUSE}, ch. 2 section 2.4.3, Algorithm 2",
+    "makespan <= (2 + alpha) cutoff OPT without affinity data",
+    ratio=2.5,
+    traits={"contiguous": True, "moldable": False},
+)
+register(
+    "heft",
+    HYBRID,
+    "offline",
+    "solve hybrid",
+    hybrid.heft,
+    f"Topcuoglu et al. (2002); {BLEUSE}, ch. 2",
+    "none; at least m/2 OPT in the worst case",
+    traits={"contiguous": True, "moldable": False},
+)
+for _alloc in ("seq", "par"):
+    for _priority in ("lpt", "spt", "ratio"):
+        register(
+            f"{_priority}-{_alloc}",
+            HYBRID,
+            "offline",
+            "solve hybrid",
+            hybrid.heft_like,
+            f"{BLEUSE}, ch. 3 section 3.6.2 (Table 3.2)",
+            "none",
+            bound={"priority": _priority, "alloc": _alloc},
+            traits={"contiguous": True, "moldable": False},
+        )
+for _function, _what in (
+    (hybrid.eft, "earliest finish time, longest task first"),
+    (hybrid.equal, "as many tasks on each worker"),
+    (hybrid.proportional, "tasks in proportion to worker speed"),
+    (hybrid.self_scheduling, "an idle worker takes the next task"),
+    (hybrid.cpu_only, "CPUs only"),
+    (hybrid.gpu_only, "GPUs only"),
+):
+    register(
+        _function.__name__.replace("_", "-"),
+        HYBRID,
+        "offline",
+        "solve hybrid",
+        _function,
+        f"{MENDONCA}, ch. 2 section 2.1 (baselines: {_what})",
+        "none",
+        traits={"contiguous": True, "moldable": False},
+    )
