@@ -218,7 +218,7 @@ def write_jobs_csv(
     end = np.where(started, np.asarray(schedule.end, dtype=np.float64), np.nan)
 
     def pieces_per_job(kept: bool) -> np.ndarray:
-        rows = [p.job for p in schedule.aborted if p.kept == kept]
+        rows = [p.job for p in schedule.aborted if p.kept == kept and not p.moved]
         return np.bincount(np.asarray(rows, dtype=np.int64), minlength=n)[:n]
 
     words = np.array([FINAL_STATES.get(code, "") for code in JobStatus], dtype=object)  # indexed by status code

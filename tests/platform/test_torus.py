@@ -12,7 +12,6 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from schedlab.errors import InputError
-from schedlab.platform.intervals import allocation_size
 from schedlab.platform.torus import Box, Torus, parse_torus
 
 T448 = Torus((4, 4, 8))
@@ -113,7 +112,7 @@ def test_box_representations_agree(case):
     assert len(nodes) == box.size == len(set(nodes))
     assert torus.mask_nodes(torus.box_mask(box)) == nodes
     alloc = torus.box_allocation(box)
-    assert allocation_size(alloc) == box.size
+    assert sum(hi - lo for lo, hi in alloc) == box.size
     assert [v for lo, hi in alloc for v in range(lo, hi)] == nodes
     assert torus.box_of_nodes(nodes) == torus.canonical(box)
 
@@ -126,3 +125,22 @@ def test_parse_torus():
             parse_torus(bad)
     with pytest.raises(ValueError):
         Torus((4, 0, 8))
+
+
+def test_platform_protocol_and_registry():
+    """``--platform torus:4x4x8`` builds the torus; an allocation must be one (wrapped) box."""
+    from schedlab.platform.base import Platform
+    from schedlab.platform.registry import parse_platform
+
+    torus = parse_platform("torus:4x4x8")
+    assert isinstance(torus, Platform) and torus == T448
+    assert torus.shaped and torus.spec() == "torus:4x4x8" and torus.kinds[0].ids == ((0, 128),)
+    wrapped = T448.box_allocation(Box((3, 3, 6), (2, 2, 3)))
+    assert torus.allocation_problem(wrapped) is None
+    assert "is not a box" in torus.allocation_problem(((0, 2), (3, 4)))
+    measures = torus.allocation_measures([wrapped, None, ((32, 64),)], None)
+    assert [int(measures[k][0]) for k in ("box_x", "box_y", "box_z", "base_x", "base_y", "base_z")] == [2, 2, 3, 3, 3, 6]
+    assert [int(measures[k][1]) for k in measures] == [0] * 6
+    assert [int(measures[k][2]) for k in measures] == [1, 4, 8, 1, 0, 0]
+    with pytest.raises(InputError, match=r"--platform = torus:4x4, expected DXxDYxDZ"):
+        parse_platform("torus:4x4")

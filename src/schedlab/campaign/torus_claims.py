@@ -88,14 +88,16 @@ def saturation_points(results: pd.DataFrame, *, plateau: float = PLATEAU) -> pd.
         util = curve["w_util"].to_numpy()
         tail = util[-3:]
         saturated = len(util) >= 3 and float(tail.max() - tail.min()) < plateau
-        rows.append({
-            "trace": trace,
-            "policy": policy,
-            "saturation": float(util.max()),
-            "saturated": bool(saturated),
-            "c_max": float(curve["c"].max()),
-            "thesis": THESIS_SATURATION.get((trace, policy), np.nan),
-        })
+        rows.append(
+            {
+                "trace": trace,
+                "policy": policy,
+                "saturation": float(util.max()),
+                "saturated": bool(saturated),
+                "c_max": float(curve["c"].max()),
+                "thesis": THESIS_SATURATION.get((trace, policy), np.nan),
+            }
+        )
     return pd.DataFrame(rows)
 
 
@@ -109,12 +111,18 @@ def capacity_changes(results: pd.DataFrame, c: float) -> pd.DataFrame:
             continue
         b = base.iloc[0]
         for row in group.sort_values("policy").itertuples(index=False):
-            rows.append({
-                "trace": trace, "policy": row.policy, "c": c,
-                "w_util": row.w_util, "w_unused": row.w_unused, "w_lost": row.w_lost,
-                "util_change": row.w_util / b.w_util - 1.0,
-                "lost_change": row.w_lost / b.w_lost - 1.0 if b.w_lost > 0 else np.nan,
-            })
+            rows.append(
+                {
+                    "trace": trace,
+                    "policy": row.policy,
+                    "c": c,
+                    "w_util": row.w_util,
+                    "w_unused": row.w_unused,
+                    "w_lost": row.w_lost,
+                    "util_change": row.w_util / b.w_util - 1.0,
+                    "lost_change": row.w_lost / b.w_lost - 1.0 if b.w_lost > 0 else np.nan,
+                }
+            )
     return pd.DataFrame(rows)
 
 
@@ -154,10 +162,18 @@ def check_claims(results: pd.DataFrame, *, tolerance: float = 0.05) -> list[Clai
         measured = True
         good = b.saturation >= m.saturation - 1e-9 and m.saturation >= f.saturation - 1e-9
         ok &= good
-        evidence.append(f"{trace}: backfill {b.saturation:.3f}, migration {m.saturation:.3f}, fcfs {f.saturation:.3f}"
-                        + ("" if good else " (order broken)"))
-    claims.append(Claim(1, "Saturation utilization: Backfill >= Migration >= FCFS on both logs.",
-                        ("holds" if ok else "fails") if measured else "not measurable", evidence))
+        evidence.append(
+            f"{trace}: backfill {b.saturation:.3f}, migration {m.saturation:.3f}, fcfs {f.saturation:.3f}"
+            + ("" if good else " (order broken)")
+        )
+    claims.append(
+        Claim(
+            1,
+            "Saturation utilization: Backfill >= Migration >= FCFS on both logs.",
+            ("holds" if ok else "fails") if measured else "not measurable",
+            evidence,
+        )
+    )
 
     # 2. migration helps SDSC more than NASA
     gains = {}
@@ -186,15 +202,21 @@ def check_claims(results: pd.DataFrame, *, tolerance: float = 0.05) -> list[Clai
                 continue
             within = abs(row.saturation - row.thesis) <= tolerance and row.saturated
             close &= within
-            evidence.append(f"{trace} {policy}: {row.saturation:.3f}"
-                            + ("" if row.saturated else f" (not saturated by c = {row.c_max:g})")
-                            + f", thesis {row.thesis:.2f}")
+            evidence.append(
+                f"{trace} {policy}: {row.saturation:.3f}"
+                + ("" if row.saturated else f" (not saturated by c = {row.c_max:g})")
+                + f", thesis {row.thesis:.2f}"
+            )
         claims.append(Claim(number, text, ("holds" if close else "fails") if present else "not measurable", evidence))
 
     # 6-7. capacity at c = 1.0 and 1.2 on SDSC
     for number, c, text in (
-        (6, 1.0, "SDSC, c = 1.0: over FCFS, capacity utilized +15 % (B+M, Backfill), +13 % (Migration); "
-                 "lost capacity -54 %, -44 %, -32 %."),
+        (
+            6,
+            1.0,
+            "SDSC, c = 1.0: over FCFS, capacity utilized +15 % (B+M, Backfill), +13 % (Migration); "
+            "lost capacity -54 %, -44 %, -32 %.",
+        ),
         (7, 1.2, "SDSC, c = 1.2: Backfill and B+M > 84 % utilized, +34 % over FCFS; Migration +14 %."),
     ):
         changes = capacity_changes(results[results["trace"] == "SDSC"], c)
@@ -227,14 +249,23 @@ def check_claims(results: pd.DataFrame, *, tolerance: float = 0.05) -> list[Clai
         evidence = [f"SDSC flat FCFS {flat.saturation:.3f} (thesis about 0.80), torus migration {mig.saturation:.3f}"]
     else:
         verdict, evidence = "not measurable", []
-    claims.append(Claim(8, "SDSC: a flat machine saturates near 80 % with FCFS; migration alone does not make the "
-                           "torus match it.", verdict, evidence))
+    claims.append(
+        Claim(
+            8,
+            "SDSC: a flat machine saturates near 80 % with FCFS; migration alone does not make the torus match it.",
+            verdict,
+            evidence,
+        )
+    )
 
     # 9. migration success rates, over attempts on a new machine state (a repeated failure is not a new try)
     evidence, signs = [], True
     present = False
-    for trace, policy, low, high in (("NASA", "migration", 0.9, 1.0), ("SDSC", "migration", 0.7, 0.9),
-                                     ("SDSC", "migration-full", 0.0, 0.2)):
+    for trace, policy, low, high in (
+        ("NASA", "migration", 0.9, 1.0),
+        ("SDSC", "migration", 0.7, 0.9),
+        ("SDSC", "migration-full", 0.0, 0.2),
+    ):
         rows = results[(results["trace"] == trace) & (results["policy"] == policy)]
         attempts = int(rows["migration_attempts"].sum())
         fresh = attempts - int(rows["migration_repeats"].sum())
@@ -245,11 +276,18 @@ def check_claims(results: pd.DataFrame, *, tolerance: float = 0.05) -> list[Clai
         rate = successes / fresh
         signs &= low <= rate <= high
         thesis = "almost all" if trace == "NASA" else "about 80 %" if policy == "migration" else "<= 20 %"
-        evidence.append(f"{trace} {policy}: {rate:.1%} of {fresh:,} attempts on a new machine state succeed "
-                        f"({successes / attempts:.1%} of all {attempts:,}); thesis {thesis}")
-    claims.append(Claim(9, "Migration attempts: almost all succeed on NASA, about 80 % on SDSC, at most 20 % with "
-                           "full migration.", ("holds" if signs else "fails") if present else "not measurable",
-                        evidence))
+        evidence.append(
+            f"{trace} {policy}: {rate:.1%} of {fresh:,} attempts on a new machine state succeed "
+            f"({successes / attempts:.1%} of all {attempts:,}); thesis {thesis}"
+        )
+    claims.append(
+        Claim(
+            9,
+            "Migration attempts: almost all succeed on NASA, about 80 % on SDSC, at most 20 % with full migration.",
+            ("holds" if signs else "fails") if present else "not measurable",
+            evidence,
+        )
+    )
 
     # 10. B+M turns lost capacity into unused capacity (SDSC, c = 1.0)
     changes = capacity_changes(results[results["trace"] == "SDSC"], 1.0)
@@ -259,10 +297,13 @@ def check_claims(results: pd.DataFrame, *, tolerance: float = 0.05) -> list[Clai
     if bm is not None and bf is not None:
         good = bm.w_lost < bf.w_lost and bm.w_unused > bf.w_unused
         verdict = "holds" if good else "fails"
-        evidence = [f"SDSC c = 1.0: B+M lost {bm.w_lost:.3f}, unused {bm.w_unused:.3f}; "
-                    f"Backfill lost {bf.w_lost:.3f}, unused {bf.w_unused:.3f}"]
+        evidence = [
+            f"SDSC c = 1.0: B+M lost {bm.w_lost:.3f}, unused {bm.w_unused:.3f}; "
+            f"Backfill lost {bf.w_lost:.3f}, unused {bf.w_unused:.3f}"
+        ]
     else:
         verdict, evidence = "not measurable", []
-    claims.append(Claim(10, "B+M converts lost capacity into unused capacity (compared with Backfill).", verdict,
-                        evidence))
+    claims.append(
+        Claim(10, "B+M converts lost capacity into unused capacity (compared with Backfill).", verdict, evidence)
+    )
     return claims

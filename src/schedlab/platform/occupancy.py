@@ -50,8 +50,9 @@ def parse_occupancy(text: str, torus: Torus, *, source: str = "occupancy") -> in
             coords.append(value)
         node = torus.node_id(*coords)
         if occ >> node & 1:
-            raise InputError(source, number, "node", " ".join(parts),
-                             f"each node once (already on line {first_line[node]})")
+            raise InputError(
+                source, number, "node", " ".join(parts), f"each node once (already on line {first_line[node]})"
+            )
         first_line[node] = number
         occ |= 1 << node
     return occ

@@ -281,7 +281,7 @@ class TorusPlacement:
             if limit < 0:
                 v = 0
                 for pos in range(0, len(free_idx), _CHUNK):
-                    for i in free_idx[pos:pos + _CHUNK].tolist():
+                    for i in free_idx[pos : pos + _CHUNK].tolist():
                         fm.append(dmask[i])
                         neg_fv.append(-dvol[i])
                         if not dmask[i] & m:
@@ -310,7 +310,7 @@ class TorusPlacement:
         """Krevat (2003), chapter 2, growth: the smallest feasible size ``q`` in ``p..qmax`` with a
         placement, and that placement; None if none."""
         sizes = self.torus.feasible_sizes
-        for q in sizes[bisect_left(sizes, p):]:
+        for q in sizes[bisect_left(sizes, p) :]:
             if q > qmax:
                 break
             found = self.best_placement(occ, q, forbid=forbid, shadow=shadow, need=need)

@@ -28,10 +28,17 @@ from bisect import bisect_left
 from dataclasses import dataclass, field
 from functools import cached_property
 
+import numpy as np
+
 from schedlab.errors import InputError
+from schedlab.platform.base import ResourceKind
 from schedlab.platform.intervals import Allocation, normalize
 
-__all__ = ["Box", "Torus", "parse_torus"]
+__all__ = ["MEASURES", "Box", "Torus", "parse_torus"]
+
+MEASURES = ("box_x", "box_y", "box_z", "base_x", "base_y", "base_z")
+"""The per-job measures :meth:`Torus.allocation_measures` returns, in ``jobs.csv`` order: the box's
+extents and its base (0 along a fully spanned dimension)."""
 
 _DIMS = re.compile(r"^(\d+)x(\d+)x(\d+)$")
 
@@ -56,6 +63,10 @@ class Box:
 class Torus:
     """A ``DX x DY x DZ`` torus: geometry, boxes, occupancy masks and the feasible job sizes.
 
+    It implements :class:`~schedlab.platform.base.Platform`: one kind
+    (``node``), ``shaped`` (an allocation must be one box, wrapping allowed),
+    and per-job measures (the box's extents and base) in ``jobs.csv``.
+
     Parameters
     ----------
     dims : tuple of three int
@@ -73,6 +84,7 @@ class Torus:
     dims: tuple[int, int, int]
     name: str = ""
     n_procs: int = field(init=False)
+    shaped = True  # an allocation must be a box
 
     def __post_init__(self) -> None:
         dims = tuple(self.dims)
@@ -81,6 +93,40 @@ class Torus:
         object.__setattr__(self, "dims", dims)
         object.__setattr__(self, "name", self.name or "torus:{}x{}x{}".format(*dims))
         object.__setattr__(self, "n_procs", dims[0] * dims[1] * dims[2])
+
+    # -- the Platform protocol -------------------------------------------------
+    @property
+    def kinds(self) -> tuple[ResourceKind, ...]:
+        return (ResourceKind("node", ((0, self.n_procs),)),)
+
+    def spec(self) -> str:
+        return self.name
+
+    def allocation_problem(self, alloc: Allocation) -> str | None:
+        """None when ``alloc`` is one box of the torus (wrapping allowed), else why not."""
+        if self.box_of_allocation(alloc) is None:
+            return f"is not a box (a rectangular partition, wrapping allowed) of {self.name}"
+        return None
+
+    def allocation_measures(self, allocs: list[Allocation | None], sizes: np.ndarray) -> dict[str, np.ndarray]:
+        """Per-job box extents and base (:data:`MEASURES`), 0 where an allocation is None or not a box.
+
+        Cost: O(s) per allocation of s nodes.
+        """
+        out = np.zeros((len(MEASURES), len(allocs)), dtype=np.int64)
+        for j, alloc in enumerate(allocs):
+            box = None if alloc is None else self.box_of_allocation(alloc)
+            if box is not None:
+                out[:, j] = (*box.shape, *box.base)
+        return dict(zip(MEASURES, out))
+
+    def box_of_allocation(self, alloc: Allocation) -> Box | None:
+        """The box (canonical base) whose nodes are exactly the ranges of ``alloc``, or None."""
+        try:
+            nodes = [v for lo, hi in alloc for v in range(int(lo), int(hi))]
+        except (TypeError, ValueError):
+            return None
+        return self.box_of_nodes(nodes) if len(nodes) == len(set(nodes)) else None
 
     # -- nodes ---------------------------------------------------------------
     def node_id(self, x: int, y: int, z: int) -> int:
@@ -222,17 +268,19 @@ def _cyclic_run_start(present: set[int], d: int) -> int | None:
     return starts[0] if len(starts) == 1 else None
 
 
-def parse_torus(text: str, *, source: str = "--platform") -> Torus:
-    """Read ``torus:DXxDYxDZ`` (e.g. ``torus:4x4x8``; the ``torus:`` prefix is optional).
+def parse_torus(values: str, *, source: str = "--platform") -> Torus:
+    """Read ``DXxDYxDZ`` (e.g. ``4x4x8``; a leading ``torus:`` is accepted); the registry's ``torus:`` reader.
 
     Raises
     ------
     InputError
         On text that is not three integers >= 1 joined by ``x``.
     """
-    body = text[len("torus:"):] if text.startswith("torus:") else text
+    body = values[len("torus:") :] if values.startswith("torus:") else values
     match = _DIMS.match(body.strip())
     dims = tuple(int(v) for v in match.groups()) if match else ()
     if not dims or min(dims) < 1:
-        raise InputError(source, field="torus dimensions", value=text, expected="torus:DXxDYxDZ with integers >= 1, e.g. torus:4x4x8")
+        raise InputError(
+            source, field="torus dimensions", value=values, expected="DXxDYxDZ with integers >= 1, e.g. torus:4x4x8"
+        )
     return Torus(dims)  # type: ignore[arg-type]

@@ -24,11 +24,22 @@ _GAP = 0.15  # space between neighbouring cubes, in node units
 
 # the 12 triangles of a unit cube over its 8 corners (corner bits: x, y, z)
 _CORNERS = np.array([[(c >> 0) & 1, (c >> 1) & 1, (c >> 2) & 1] for c in range(8)], dtype=float)
-_TRIANGLES = np.array([
-    (0, 1, 3), (0, 3, 2), (4, 6, 7), (4, 7, 5),  # z = 0, z = 1
-    (0, 4, 5), (0, 5, 1), (2, 3, 7), (2, 7, 6),  # y = 0, y = 1
-    (0, 2, 6), (0, 6, 4), (1, 5, 7), (1, 7, 3),  # x = 0, x = 1
-])
+_TRIANGLES = np.array(
+    [
+        (0, 1, 3),
+        (0, 3, 2),
+        (4, 6, 7),
+        (4, 7, 5),  # z = 0, z = 1
+        (0, 4, 5),
+        (0, 5, 1),
+        (2, 3, 7),
+        (2, 7, 6),  # y = 0, y = 1
+        (0, 2, 6),
+        (0, 6, 4),
+        (1, 5, 7),
+        (1, 7, 3),  # x = 0, x = 1
+    ]
+)
 
 
 def job_colours(job_ids) -> dict[int, str]:
@@ -106,9 +117,19 @@ def _mesh(go, verts, tris, name, colour, opacity, coords, label):
     """One Mesh3d of cubes; hovering a corner shows the label and the node's coordinates."""
     text = [f"{label}<br>node ({x}, {y}, {z})" for x, y, z in coords for _ in range(8)]
     return go.Mesh3d(
-        x=verts[:, 0], y=verts[:, 1], z=verts[:, 2], i=tris[:, 0], j=tris[:, 1], k=tris[:, 2],
-        name=name, color=colour, opacity=opacity, flatshading=True, showlegend=True,
-        hovertext=text, hoverinfo="text",
+        x=verts[:, 0],
+        y=verts[:, 1],
+        z=verts[:, 2],
+        i=tris[:, 0],
+        j=tris[:, 1],
+        k=tris[:, 2],
+        name=name,
+        color=colour,
+        opacity=opacity,
+        flatshading=True,
+        showlegend=True,
+        hovertext=text,
+        hoverinfo="text",
     )
 
 

@@ -21,7 +21,9 @@ from schedlab.workload.swf import SwfTrace
 __all__ = ["span_jobs"]
 
 
-def span_jobs(trace: SwfTrace, n_procs: int, *, skip: int = 0, count: int | None = 10_000) -> tuple[JobTable, FilterReport]:
+def span_jobs(
+    trace: SwfTrace, n_procs: int, *, skip: int = 0, count: int | None = 10_000
+) -> tuple[JobTable, FilterReport]:
     """``count`` consecutive valid jobs of ``trace`` after the first ``skip``, with times shifted to 0.
 
     Parameters
@@ -82,8 +84,9 @@ def span_jobs(trace: SwfTrace, n_procs: int, *, skip: int = 0, count: int | None
     valid = np.flatnonzero(alive)
     end = len(valid) if count is None else min(len(valid), skip + count)
     index = valid[skip:end]
-    dropped.append((f"outside the span (skip {skip:,}, count {count if count is None else f'{count:,}'})",
-                    len(valid) - len(index)))
+    dropped.append(
+        (f"outside the span (skip {skip:,}, count {count if count is None else f'{count:,}'})", len(valid) - len(index))
+    )
     requested = columns["requested_time"][index].astype(np.float64)
     runs = run_time[index]
     times = submit[index]
@@ -97,6 +100,11 @@ def span_jobs(trace: SwfTrace, n_procs: int, *, skip: int = 0, count: int | None
         source=trace.source,
     )
     jobs.check()
-    report = FilterReport(total=len(trace), kept=len(jobs), dropped=tuple(dropped), machine_procs=n_procs,
-                          machine_how="the platform's nodes")
+    report = FilterReport(
+        total=len(trace),
+        kept=len(jobs),
+        dropped=tuple(dropped),
+        machine_procs=n_procs,
+        machine_how="the platform's nodes",
+    )
     return jobs, report

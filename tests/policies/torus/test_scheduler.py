@@ -13,12 +13,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from strategies import rigid_instances
 
-from schedlab.capacity import capacity
+from schedlab.metrics import capacity
 from schedlab.engine import simulate
 from schedlab.platform.placement import FlatPlacement, TorusPlacement
 from schedlab.platform.pop import mfp_exhaustive, occupancy_array
 from schedlab.platform.torus import Box, Torus
-from schedlab.policies import make_policy
+from schedlab.registry import make_policy
 from schedlab.policies.torus import Move, Start, TorusScheduler, run_events
 
 KINDS = {"fcfs": {}, "backfill": {"backfill": True}, "migration": {"migration": True},

@@ -261,7 +261,9 @@ class TorusScheduler:
             return False
         place = self.placement
         before = place.mfp(self.occ)
-        order = sorted(self.running.values(), key=lambda j: (-j.size, self.tie_sign * j.scheduled, self.tie_sign * j.row))
+        order = sorted(
+            self.running.values(), key=lambda j: (-j.size, self.tie_sign * j.scheduled, self.tie_sign * j.row)
+        )
         pinned = 0
         todo = order
         while True:
