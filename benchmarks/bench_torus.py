@@ -26,8 +26,12 @@ import time
 import numpy as np
 
 TRACES = {"NASA": "NASA-iPSC-1993-3.1-cln.swf.gz", "SDSC": "SDSC-SP2-1998-4.2-cln.swf.gz"}
-KINDS = {"fcfs": {}, "backfill": {"backfill": True}, "migration": {"migration": True},
-         "bm": {"backfill": True, "migration": True}}
+KINDS = {
+    "fcfs": {},
+    "backfill": {"backfill": True},
+    "migration": {"migration": True},
+    "bm": {"backfill": True, "migration": True},
+}
 
 
 def per_second(fn, items, min_time: float = 0.5) -> float:
@@ -62,7 +66,9 @@ def mfp_table() -> None:
         sizes = [1, 2, 4, 8, 16, 32]
         jobs = [(m, q) for m in masks for q in sizes]
         place_rate = per_second(lambda mq: place.best_placement(mq[0], mq[1]), jobs)
-        print(f"| {density:.1f} | {pop_rate:,.0f} | {exh_rate:,.0f} | {table_rate:,.0f} | {place_rate:,.0f} |", flush=True)
+        print(
+            f"| {density:.1f} | {pop_rate:,.0f} | {exh_rate:,.0f} | {table_rate:,.0f} | {place_rate:,.0f} |", flush=True
+        )
 
 
 def one_run(trace: str, kind: str, c: float) -> dict:
@@ -103,9 +109,19 @@ def runs_table(traces: str) -> None:
             for kind in KINDS:
                 command = [sys.executable, __file__, "--one", path, kind, str(c)]
                 r = json.loads(subprocess.run(command, capture_output=True, text=True, check=True).stdout)
-                cells = [name, f"{c:.1f}", kind, f"{r['jobs']:,}", f"{r['wall']:.2f}", f"{r['cpu']:.2f}",
-                         f"{1000 * r['cpu'] / r['jobs']:.3f}", f"{r['mfp']:,}", f"{r['hits']:,}",
-                         f"{r['migrations']:,}", f"{r['peak_mib']:.0f}"]
+                cells = [
+                    name,
+                    f"{c:.1f}",
+                    kind,
+                    f"{r['jobs']:,}",
+                    f"{r['wall']:.2f}",
+                    f"{r['cpu']:.2f}",
+                    f"{1000 * r['cpu'] / r['jobs']:.3f}",
+                    f"{r['mfp']:,}",
+                    f"{r['hits']:,}",
+                    f"{r['migrations']:,}",
+                    f"{r['peak_mib']:.0f}",
+                ]
                 print("| " + " | ".join(cells) + " |", flush=True)
 
 

@@ -27,11 +27,11 @@ from schedlab.offline.hybrid import HybridError, brute_force_opt, hybrid_instanc
 from schedlab.output import write_jobs_csv
 from schedlab.platform import Machine
 from schedlab.platform.tree import FatTree
-from schedlab.registry import ALGORITHMS, HYBRID, RIGID, TASKS, Algorithm
+from schedlab.registry import ALGORITHMS, HYBRID, PARTITIONS, RIGID, TASKS, Algorithm
 from schedlab.schedule import Instance
 from schedlab.validation import validate
 from schedlab.workload.jobs import JobTable
-from strategies import rigid_instances
+from strategies import partition_instances, rigid_instances
 
 NAMES = list(ALGORITHMS)
 ONLINE = [name for name, a in ALGORITHMS.items() if a.kind == "online"]
@@ -59,6 +59,8 @@ def instances(algorithm: Algorithm, **kw):
         return clustered_jobs()
     if algorithm.family == HYBRID:
         return moldable_instances(max_n=4) | sequential_instances(max_n=5)
+    if algorithm.family == PARTITIONS:
+        return partition_instances(flat=bool(algorithm.bound.get("flat")), **kw)
     raise AssertionError(f"no instances for the family {algorithm.family!r}: add them here")
 
 

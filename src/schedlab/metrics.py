@@ -30,11 +30,13 @@ from schedlab.schedule import Instance, JobStatus, Schedule
 
 __all__ = [
     "AGGREGATED",
+    "PARTITION_COUNTERS",
     "aggregate",
     "allocation_sizes",
     "capacity",
     "flow_stretch",
     "job_metrics",
+    "partition_metrics",
     "topology_metrics",
 ]
 
@@ -377,3 +379,50 @@ def capacity(
     widths = np.diff(times, append=times[-1])  # the value after each change holds until the next one
     unused = float(np.dot(np.maximum(0.0, f - q), widths)) / area
     return {"w_util": util, "w_unused": unused, "w_lost": 1.0 - util - unused, "span": span}
+
+
+PARTITION_COUNTERS = (
+    "n_grown",
+    "n_backfilled",
+    "migration_attempts",
+    "migration_successes",
+    "migration_repeats",
+    "migration_pinned",
+    "migration_moves",
+    "migration_mean_gap",
+    "mfp_calls",
+    "mfp_memo_hits",
+)
+"""What a partition scheduler (Krevat 2003) reports in :attr:`Schedule.info`, copied by :func:`partition_metrics`."""
+
+
+def partition_metrics(instance: Instance, schedule: Schedule) -> dict[str, float | int | None]:
+    """Capacity utilized, unused and lost (:func:`capacity`) and the counters of a partition scheduler, JSON-able.
+
+    Source: Krevat (2003), section 4.3 (capacity) and section 5.3 (migrations).
+    Reads what the scheduler reported in ``schedule.info``: ``start_delay`` (a
+    job held its nodes that long before its start) and ``requested_sizes``
+    (the sizes it asked for after rounding: ``q(t)`` and ``s_j``), and the
+    counters of :data:`PARTITION_COUNTERS`. Empty when the schedule has no
+    such report (any other policy). Cost: that of :func:`capacity`.
+    """
+    info = schedule.info
+    if "requested_sizes" not in info:
+        return {}
+    started = _started(schedule)
+    jobs = instance.jobs
+    start = np.asarray(schedule.start, dtype=np.float64)[started]
+    end = np.asarray(schedule.end, dtype=np.float64)[started]
+    out: dict[str, float | int | None] = dict(
+        capacity(
+            jobs.submit[started],
+            start - float(info["start_delay"]),
+            end,
+            allocation_sizes(instance, schedule.alloc)[started],
+            np.asarray(info["requested_sizes"])[started],
+            end - start,
+            instance.platform.n_procs,
+        )
+    )
+    out.update({key: info.get(key) for key in PARTITION_COUNTERS})
+    return out

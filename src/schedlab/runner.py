@@ -19,12 +19,14 @@ import numpy as np
 from schedlab import __version__
 from schedlab.engine.simulator import ProgressCallback, simulate
 from schedlab.errors import InputError
-from schedlab.metrics import aggregate, topology_metrics
+from schedlab.metrics import aggregate, partition_metrics, topology_metrics
 from schedlab.output import write_jobs_csv, write_metrics_json
 from schedlab.platform.base import Platform
 from schedlab.platform.homogeneous import Machine
 from schedlab.platform.registry import parse_platform
-from schedlab.registry import make_policy
+from schedlab.registry import get
+from schedlab.runtime.base import RigidRuntime
+from schedlab.runtime.partition import PartitionRuntime
 from schedlab.runtime.penalty import parse_penalty
 from schedlab.schedule import Instance, Schedule
 from schedlab.validation import validate
@@ -157,8 +159,12 @@ def run(
     seconds = {}
     if penalty is not None:
         instance = replace(instance, runtime=parse_penalty(penalty, instance.platform, instance.jobs))
+    algorithm = get(policy, kind="online")
+    chosen = algorithm.build(params)
+    if algorithm.traits.get("runtime") == "partition" and isinstance(instance.runtime, RigidRuntime):
+        # Krevat (2003): a job may run on a larger partition than it asked, and is never killed
+        instance = replace(instance, runtime=PartitionRuntime(instance.jobs))
     began = time.perf_counter()
-    chosen = make_policy(policy, params)
     schedule = simulate(instance, chosen, rng=np.random.default_rng(seed), progress=progress)
     seconds["simulate"] = time.perf_counter() - began
     if check:
@@ -167,6 +173,7 @@ def run(
         seconds["validate"] = time.perf_counter() - began
     metrics = aggregate(instance, schedule, tau=tau)
     metrics.update(topology_metrics(instance, schedule))
+    metrics.update(partition_metrics(instance, schedule))
     info = {
         "policy": schedule.policy,
         "params": dict(params or {}),

@@ -14,17 +14,31 @@ CS = [1.0, 1.1, 1.2, 1.3]
 def curve(trace, policy, utils, lost=None, unused=None, attempts=0, successes=0, repeats=0):
     lost = lost or [0.1] * len(utils)
     unused = unused or [1 - u - x for u, x in zip(utils, lost)]
-    return [dict(trace=trace, policy=policy, c=c, w_util=u, w_lost=x, w_unused=y, wait_mean=1.0, bsld_mean=1.0,
-                 migration_attempts=attempts, migration_successes=successes, migration_repeats=repeats)
-            for c, u, x, y in zip(CS, utils, lost, unused)]
+    return [
+        dict(
+            trace=trace,
+            policy=policy,
+            c=c,
+            w_util=u,
+            w_lost=x,
+            w_unused=y,
+            wait_mean=1.0,
+            bsld_mean=1.0,
+            migration_attempts=attempts,
+            migration_successes=successes,
+            migration_repeats=repeats,
+        )
+        for c, u, x, y in zip(CS, utils, lost, unused)
+    ]
 
 
 def frame(sdsc_migration=(0.60, 0.728, 0.731, 0.733)):
-    rows = (curve("SDSC", "fcfs", [0.55, 0.630, 0.632, 0.634], lost=[0.30] * 4)
-            + curve("SDSC", "migration", list(sdsc_migration), lost=[0.20] * 4, attempts=100, successes=60,
-                    repeats=25)
-            + curve("SDSC", "backfill", [0.60, 0.70, 0.85, 0.90], lost=[0.15] * 4)
-            + curve("SDSC", "bm", [0.60, 0.70, 0.85, 0.90], lost=[0.12] * 4))
+    rows = (
+        curve("SDSC", "fcfs", [0.55, 0.630, 0.632, 0.634], lost=[0.30] * 4)
+        + curve("SDSC", "migration", list(sdsc_migration), lost=[0.20] * 4, attempts=100, successes=60, repeats=25)
+        + curve("SDSC", "backfill", [0.60, 0.70, 0.85, 0.90], lost=[0.15] * 4)
+        + curve("SDSC", "bm", [0.60, 0.70, 0.85, 0.90], lost=[0.12] * 4)
+    )
     return pd.DataFrame(rows)
 
 

@@ -22,13 +22,16 @@ def test_parse_plane_x1_gives_mfp_96(tmp_path):
     assert TorusPlacement(T448).mfp(occ) == 96
 
 
-@pytest.mark.parametrize("text,match", [
-    ("0 0\n", r"occ:1: node = 0 0, expected three integers"),
-    ("0 0 a\n", r"occ:1: z = a, expected an integer"),
-    ("0 0 0\n4 0 0\n", r"occ:2: x = 4, expected 0..3 on torus:4x4x8"),
-    ("0 -1 0\n", r"occ:1: y = -1, expected 0..3"),
-    ("0 0 7\n\n0 0 7\n", r"occ:3: node = 0 0 7, expected each node once \(already on line 1\)"),
-])
+@pytest.mark.parametrize(
+    "text,match",
+    [
+        ("0 0\n", r"occ:1: node = 0 0, expected three integers"),
+        ("0 0 a\n", r"occ:1: z = a, expected an integer"),
+        ("0 0 0\n4 0 0\n", r"occ:2: x = 4, expected 0..3 on torus:4x4x8"),
+        ("0 -1 0\n", r"occ:1: y = -1, expected 0..3"),
+        ("0 0 7\n\n0 0 7\n", r"occ:3: node = 0 0 7, expected each node once \(already on line 1\)"),
+    ],
+)
 def test_bad_lines_are_named(text, match):
     with pytest.raises(InputError, match=match):
         parse_occupancy(text, T448, source="occ")

@@ -16,15 +16,76 @@ from schedlab.platform.torus import Box, Torus, parse_torus
 
 T448 = Torus((4, 4, 8))
 
-FEASIBLE_448 = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 12, 14, 15, 16, 18, 20, 21, 24, 27, 28, 30, 32, 36, 40, 42, 45, 48,
-                54, 56, 60, 63, 64, 72, 80, 84, 96, 112, 128)
+FEASIBLE_448 = (
+    1,
+    2,
+    3,
+    4,
+    5,
+    6,
+    7,
+    8,
+    9,
+    10,
+    12,
+    14,
+    15,
+    16,
+    18,
+    20,
+    21,
+    24,
+    27,
+    28,
+    30,
+    32,
+    36,
+    40,
+    42,
+    45,
+    48,
+    54,
+    56,
+    60,
+    63,
+    64,
+    72,
+    80,
+    84,
+    96,
+    112,
+    128,
+)
 
 ROUNDING_448 = {
-    11: 12, 13: 14, 17: 18, 19: 20, 22: 24, 23: 24, 25: 27, 26: 27, 29: 30, 31: 32,
-    **{s: 36 for s in range(33, 36)}, **{s: 40 for s in range(37, 40)}, 41: 42, 43: 45, 44: 45, 46: 48, 47: 48,
-    **{s: 54 for s in range(49, 54)}, 55: 56, **{s: 60 for s in range(57, 60)}, 61: 63, 62: 63,
-    **{s: 72 for s in range(65, 72)}, **{s: 80 for s in range(73, 80)}, **{s: 84 for s in range(81, 84)},
-    **{s: 96 for s in range(85, 96)}, **{s: 112 for s in range(97, 112)}, **{s: 128 for s in range(113, 128)},
+    11: 12,
+    13: 14,
+    17: 18,
+    19: 20,
+    22: 24,
+    23: 24,
+    25: 27,
+    26: 27,
+    29: 30,
+    31: 32,
+    **{s: 36 for s in range(33, 36)},
+    **{s: 40 for s in range(37, 40)},
+    41: 42,
+    43: 45,
+    44: 45,
+    46: 48,
+    47: 48,
+    **{s: 54 for s in range(49, 54)},
+    55: 56,
+    **{s: 60 for s in range(57, 60)},
+    61: 63,
+    62: 63,
+    **{s: 72 for s in range(65, 72)},
+    **{s: 80 for s in range(73, 80)},
+    **{s: 84 for s in range(81, 84)},
+    **{s: 96 for s in range(85, 96)},
+    **{s: 112 for s in range(97, 112)},
+    **{s: 128 for s in range(113, 128)},
 }
 
 
@@ -53,7 +114,10 @@ def test_shape_counts_on_4x4x8():
     assert T448.shapes(2) == [(1, 1, 2), (1, 2, 1), (2, 1, 1)]
     sets = {
         frozenset(T448.box_nodes(Box((i, j, k), s)))
-        for s in shapes for i in range(4) for j in range(4) for k in range(8)
+        for s in shapes
+        for i in range(4)
+        for j in range(4)
+        for k in range(8)
     }
     assert len(sets) == 9633
     assert T448.shapes(11) == []
@@ -139,7 +203,14 @@ def test_platform_protocol_and_registry():
     assert torus.allocation_problem(wrapped) is None
     assert "is not a box" in torus.allocation_problem(((0, 2), (3, 4)))
     measures = torus.allocation_measures([wrapped, None, ((32, 64),)], None)
-    assert [int(measures[k][0]) for k in ("box_x", "box_y", "box_z", "base_x", "base_y", "base_z")] == [2, 2, 3, 3, 3, 6]
+    assert [int(measures[k][0]) for k in ("box_x", "box_y", "box_z", "base_x", "base_y", "base_z")] == [
+        2,
+        2,
+        3,
+        3,
+        3,
+        6,
+    ]
     assert [int(measures[k][1]) for k in measures] == [0] * 6
     assert [int(measures[k][2]) for k in measures] == [1, 4, 8, 1, 0, 0]
     with pytest.raises(InputError, match=r"--platform = torus:4x4, expected DXxDYxDZ"):

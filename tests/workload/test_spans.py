@@ -38,8 +38,11 @@ def test_fields_and_drops(trace):
     assert jobs.run_time.tolist() == [100, 50, 20]
     assert jobs.requested_time.tolist() == [200, 50, 10]
     assert dict(report.dropped) == {
-        "submit time unknown (< 0)": 1, "run time unknown or 0 (<= 0)": 2, "size unknown (fields 5 and 8 <= 0)": 1,
-        "size > 16 nodes": 1, "outside the span (skip 0, count 10,000)": 0,
+        "submit time unknown (< 0)": 1,
+        "run time unknown or 0 (<= 0)": 2,
+        "size unknown (fields 5 and 8 <= 0)": 1,
+        "size > 16 nodes": 1,
+        "outside the span (skip 0, count 10,000)": 0,
     }
     assert report.kept == 3 and report.total == 8
 

@@ -377,6 +377,7 @@ def _collect(ctx: Context, policy: OnlinePolicy, n: int) -> Schedule:
         alloc=ctx._alloc,
         aborted=ctx._aborted,
         policy=policy.describe(),
+        info=policy.report() if hasattr(policy, "report") else {},
     )
 
 

@@ -1,5 +1,5 @@
 """The torus schedulers (FCFS, Backfill, Migration, B+M) and the flat baselines on hand-checked runs
-and random ones.
+and random ones, driven by the reference event loop (``tests/torus_reference.py``).
 
 Source: Krevat (2003), chapter 2 and section 4.2; the step-by-step 1x1x8
 schedules and the invariants of the reimplementation notes (section 8).
@@ -11,18 +11,23 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from strategies import rigid_instances
 
-from schedlab.metrics import capacity
 from schedlab.engine import simulate
+from schedlab.metrics import capacity
 from schedlab.platform.placement import FlatPlacement, TorusPlacement
 from schedlab.platform.pop import mfp_exhaustive, occupancy_array
 from schedlab.platform.torus import Box, Torus
+from schedlab.policies.torus import Move, Start, TorusScheduler
 from schedlab.registry import make_policy
-from schedlab.policies.torus import Move, Start, TorusScheduler, run_events
+from strategies import rigid_instances
+from torus_reference import run_events
 
-KINDS = {"fcfs": {}, "backfill": {"backfill": True}, "migration": {"migration": True},
-         "bm": {"backfill": True, "migration": True}}
+KINDS = {
+    "fcfs": {},
+    "backfill": {"backfill": True},
+    "migration": {"migration": True},
+    "bm": {"backfill": True, "migration": True},
+}
 
 
 def run(dims, jobs, kind, *, rounding=True, **params):
@@ -51,8 +56,12 @@ def test_backfill_1x1x8_step_by_step():
     assert r.start.tolist() == [1, 102, 3, 54]
     assert r.end.tolist() == [101, 112, 53, 254]
     boxes = [p[0][1][1] for p in r.placements]
-    assert boxes == [Box((0, 0, 0), (1, 1, 6)), Box((0, 0, 0), (1, 1, 4)), Box((0, 0, 6), (1, 1, 2)),
-                     Box((0, 0, 6), (1, 1, 2))]
+    assert boxes == [
+        Box((0, 0, 0), (1, 1, 6)),
+        Box((0, 0, 0), (1, 1, 4)),
+        Box((0, 0, 6), (1, 1, 2)),
+        Box((0, 0, 6), (1, 1, 2)),
+    ]
     assert r.backfilled.tolist() == [False, False, True, True]
     wait = r.start - arrival
     assert wait.tolist() == [1, 101, 1, 51] and wait.mean() == 38.5
@@ -129,8 +138,13 @@ def test_migration_thresholds_block_it():
 
 def test_parameters_are_checked():
     place = TorusPlacement(Torus((1, 1, 8)))
-    for bad in ({"reservation": "loose"}, {"migration_trigger": "never"}, {"migration_tie": "random"},
-                {"grow_limit": -1}, {"start_delay": -1.0}):
+    for bad in (
+        {"reservation": "loose"},
+        {"migration_trigger": "never"},
+        {"migration_tie": "random"},
+        {"grow_limit": -1},
+        {"start_delay": -1.0},
+    ):
         with pytest.raises(ValueError):
             TorusScheduler(place, **bad)
     with pytest.raises(ValueError):
@@ -209,13 +223,15 @@ def workloads(draw, max_jobs=12):
     return dims, jobs
 
 
-PARAMS = st.fixed_dictionaries({
-    "reservation": st.sampled_from(["fixed", "flexible"]),
-    "grow_limit": st.integers(0, 2),
-    "theta_tor": st.sampled_from([0.1, 0.0]),
-    "theta_max": st.sampled_from([0.7, 1.0]),
-    "migration_trigger": st.sampled_from(["blocked", "always"]),
-})
+PARAMS = st.fixed_dictionaries(
+    {
+        "reservation": st.sampled_from(["fixed", "flexible"]),
+        "grow_limit": st.integers(0, 2),
+        "theta_tor": st.sampled_from([0.1, 0.0]),
+        "theta_max": st.sampled_from([0.7, 1.0]),
+        "migration_trigger": st.sampled_from(["blocked", "always"]),
+    }
+)
 
 
 @settings(max_examples=60)
@@ -281,10 +297,12 @@ def test_flat_baselines_equal_the_engines_fcfs_and_easy(instance, backfill):
     nodes) equals schedlab's EASY, start for start."""
     jobs = instance.jobs
     order = np.lexsort((jobs.id, jobs.submit))  # the engine's queue order, (submit, id)
-    scheduler = TorusScheduler(FlatPlacement(instance.platform.n_procs), backfill=backfill, start_delay=0.0,
-                               reservation="flexible")
-    r = run_events(scheduler, jobs.submit[order], jobs.procs[order], jobs.run_time[order],
-                   jobs.requested_time[order], batch=True)
+    scheduler = TorusScheduler(
+        FlatPlacement(instance.platform.n_procs), backfill=backfill, start_delay=0.0, reservation="flexible"
+    )
+    r = run_events(
+        scheduler, jobs.submit[order], jobs.procs[order], jobs.run_time[order], jobs.requested_time[order], batch=True
+    )
     schedule = simulate(instance, make_policy("easy" if backfill else "fcfs"))
     assert r.scheduled.tolist() == schedule.start[order].tolist()
 
@@ -315,8 +333,9 @@ def test_tie_breaks_do_not_move_utilization(traces_dir, kind):
     run_time = jobs.run_time * 1.2
     utils = []
     for tie_break, migration_tie in (("shape-base", "earliest"), ("base-shape", "latest")):
-        scheduler = TorusScheduler(TorusPlacement(Torus((4, 4, 8)), tie_break=tie_break), **KINDS[kind],
-                                   migration_tie=migration_tie)
+        scheduler = TorusScheduler(
+            TorusPlacement(Torus((4, 4, 8)), tie_break=tie_break), **KINDS[kind], migration_tie=migration_tie
+        )
         r = run_events(scheduler, jobs.submit, jobs.procs, run_time, run_time)
         utils.append(capacity(jobs.submit, r.scheduled, r.end, r.allocated, r.size, run_time, 128)["w_util"])
     assert abs(utils[0] - utils[1]) < 0.01

@@ -9,8 +9,8 @@ where a job goes is asked of a placement object
 (:class:`~schedlab.platform.placement.TorusPlacement` on a torus,
 :class:`~schedlab.platform.placement.FlatPlacement` for the flat baselines),
 so the same code runs the torus schedulers and the flat-machine baselines.
-A driver (the engine's policy adapter, or the event loop of
-:mod:`schedlab.policies.torus.events`) feeds it arrivals and completions and
+A driver (:class:`~schedlab.policies.torus.policy.TorusPolicy` on the
+engine) feeds it arrivals and completions and
 applies what :meth:`TorusScheduler.invoke` returns: jobs to schedule now and
 running jobs to move (migration).
 

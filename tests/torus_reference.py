@@ -1,4 +1,8 @@
-"""The event loop of Krevat (2003), section 4.2, around a :class:`~schedlab.policies.torus.scheduler.TorusScheduler`.
+"""A reference event loop for the torus schedulers, apart from the engine (tests and cross-checks only).
+
+The event loop of Krevat (2003), section 4.2, around a :class:`~schedlab.policies.torus.scheduler.TorusScheduler`,
+written without the engine: the policy on the engine (:class:`~schedlab.policies.torus.policy.TorusPolicy`)
+must give the same schedule (tested).
 
 Source: Krevat (2003), section 4.2: four events (arrival, schedule, start
 ``start_delay`` after the schedule, completion); the scheduler runs after
