@@ -12,13 +12,19 @@ Cost: O(N) cubes for N nodes (12 triangles each in the HTML).
 
 from __future__ import annotations
 
+import json
 import os
+from pathlib import Path
 
 import numpy as np
+import pandas as pd
 
-from schedlab.platform.torus import Torus
+from schedlab.errors import InputError
+from schedlab.output import read_jobs_csv
+from schedlab.platform.intervals import parse_allocation
+from schedlab.platform.torus import Torus, parse_torus
 
-__all__ = ["job_colours", "torus_html", "torus_png"]
+__all__ = ["job_colours", "run_occupancy", "torus_html", "torus_png"]
 
 _GAP = 0.15  # space between neighbouring cubes, in node units
 
@@ -40,6 +46,66 @@ _TRIANGLES = np.array(
         (1, 7, 3),  # x = 0, x = 1
     ]
 )
+
+
+def run_occupancy(run_dir: str | os.PathLike, at: float) -> tuple[Torus, dict[int, int], dict[int, str]]:
+    """Which job holds which node of a run's torus at time ``at``: ``(torus, owners, boxes)``.
+
+    Reads the run directory ``schedlab simulate --out`` wrote: ``metrics.json``
+    (its platform, which must be a torus), ``jobs.csv`` (each job's final
+    allocation, from its start or its last move to its end) and, when jobs
+    were migrated, ``moves.csv`` (the placements they left). A job holds its
+    nodes over ``[from, to)``; the second before a job's start, when the
+    scheduler already holds its partition, is not drawn.
+
+    Returns
+    -------
+    torus : Torus
+    owners : dict of node id to job id
+    boxes : dict of job id to its box, as text (``2x2x4 at (0, 1, 4)``)
+
+    Raises
+    ------
+    InputError
+        A missing file, or a run whose platform is not a torus.
+    """
+    run_dir = Path(run_dir)
+    metrics_path, jobs_path, moves_path = run_dir / "metrics.json", run_dir / "jobs.csv", run_dir / "moves.csv"
+    for path in (metrics_path, jobs_path):
+        if not path.is_file():
+            raise InputError(str(path), message="no such file (a run directory written by schedlab simulate --out)")
+    spec = json.loads(metrics_path.read_text(encoding="utf-8")).get("run", {}).get("platform") or ""
+    if not spec.startswith("torus:"):
+        raise InputError(
+            str(metrics_path), field="run.platform", value=spec or None, expected="a torus (torus:DXxDYxDZ)"
+        )
+    torus = parse_torus(spec, source=str(metrics_path))
+    jobs = read_jobs_csv(jobs_path)
+    spans: list[tuple[int, float, float, str]] = []
+    placed: dict[int, float] = {}
+    if moves_path.is_file():
+        moves = pd.read_csv(moves_path, dtype={"allocated_resources": str}, keep_default_na=False)
+        for row in moves.itertuples(index=False):
+            job = int(row.job_id)
+            spans.append((job, float(row.starting_time), float(row.finish_time), row.allocated_resources))
+            placed[job] = max(placed.get(job, -np.inf), float(row.finish_time))
+    for row in jobs.itertuples(index=False):
+        if row.allocated_resources:
+            job = int(row.job_id)
+            spans.append(
+                (job, placed.get(job, float(row.starting_time)), float(row.finish_time), row.allocated_resources)
+            )
+    owners: dict[int, int] = {}
+    boxes: dict[int, str] = {}
+    for job, begin, end, text in spans:
+        if begin <= at < end:
+            alloc = parse_allocation(text)
+            for lo, hi in alloc:
+                for node in range(lo, hi):
+                    owners[node] = job
+            box = torus.box_of_allocation(alloc)
+            boxes[job] = str(box) if box is not None else text
+    return torus, owners, boxes
 
 
 def job_colours(job_ids) -> dict[int, str]:
@@ -106,11 +172,13 @@ def torus_html(
             "yaxis": {"title": "y", "range": [0, dy], "dtick": 1},
             "zaxis": {"title": "z", "range": [0, dz], "dtick": 1},
             "aspectmode": "data",
+            "camera": {"eye": {"x": 1.7, "y": 1.7, "z": 1.0}},
         },
+        height=850,
         legend={"itemsizing": "constant"},
         margin={"l": 0, "r": 0, "t": 40, "b": 0},
     )
-    fig.write_html(os.fspath(out_html), include_plotlyjs=True, full_html=True)
+    fig.write_html(os.fspath(out_html), include_plotlyjs=True, full_html=True, div_id="torus")
 
 
 def _mesh(go, verts, tris, name, colour, opacity, coords, label):
