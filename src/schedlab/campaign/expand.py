@@ -69,6 +69,8 @@ class RunConfig:
     tasks: tuple[tuple[str, object], ...] | None = None
     platform: str | None = None
     penalty: str | None = None
+    span: tuple[int, int | None] | None = None
+    runtime_scale: float = 1.0
 
     def key(self) -> dict:
         """The canonical configuration the id hashes (JSON-able, no derived or local data)."""
@@ -91,6 +93,10 @@ class RunConfig:
         if self.platform is not None:  # only then, so that ids of homogeneous runs never change
             key["platform"] = self.platform
             key["penalty"] = self.penalty
+        if self.span is not None:  # likewise: only then
+            key["span"] = list(self.span)
+        if self.runtime_scale != 1.0:
+            key["runtime_scale"] = self.runtime_scale
         return key
 
     @property
@@ -195,6 +201,8 @@ def expand(campaign: Campaign) -> list[RunConfig]:
                             else tuple(sorted(workload.tasks.model_dump(exclude_none=True).items())),
                             platform=workload.platform,
                             penalty=workload.penalty,
+                            span=None if workload.span is None else (workload.span.skip, workload.span.count),
+                            runtime_scale=workload.runtime_scale,
                         )
                         here = f"workloads[{w_index}] x policies[{p_index}] {dict(params)}"
                         run_id = config.run_id

@@ -29,6 +29,7 @@ from schedlab.errors import InputError
 
 __all__ = [
     "CONFIG_COLUMNS",
+    "PARTITION_COLUMNS",
     "TASK_COLUMNS",
     "TIMING_COLUMNS",
     "TOPOLOGY_COLUMNS",
@@ -107,9 +108,31 @@ TOPOLOGY_COLUMNS: tuple[tuple[str, pa.DataType], ...] = (
 :func:`schedlab.metrics.topology_metrics` (seed 000 ch.4-5)."""
 
 
-def row_schema(param_keys=(), *, tasks: bool = False, topology: bool = False) -> pa.Schema:
+PARTITION_COLUMNS: tuple[tuple[str, pa.DataType], ...] = (
+    ("runtime_scale", pa.float64()),
+    ("w_util", pa.float64()),
+    ("w_unused", pa.float64()),
+    ("w_lost", pa.float64()),
+    ("span", pa.float64()),
+    ("n_grown", pa.int64()),
+    ("n_backfilled", pa.int64()),
+    ("migration_attempts", pa.int64()),
+    ("migration_successes", pa.int64()),
+    ("migration_repeats", pa.int64()),
+    ("migration_pinned", pa.int64()),
+    ("migration_moves", pa.int64()),
+    ("migration_mean_gap", pa.float64()),
+    ("mfp_calls", pa.int64()),
+    ("mfp_memo_hits", pa.int64()),
+)
+"""Columns of runs of the partition schedulers (Krevat 2003): the load factor c, capacity utilized, unused
+and lost, the span T, and the counters of :func:`schedlab.metrics.partition_metrics`."""
+
+
+def row_schema(param_keys=(), *, tasks: bool = False, topology: bool = False, partition: bool = False) -> pa.Schema:
     """The Arrow schema of one row: configuration, ``param_<key>`` columns, metrics, task columns
-    (with ``tasks``), topology columns (with ``topology``), timings, version."""
+    (with ``tasks``), topology columns (with ``topology``), partition columns (with ``partition``),
+    timings, version."""
     fields = [pa.field(name, kind) for name, kind in CONFIG_COLUMNS]
     fields += [pa.field(f"param_{key}", pa.string()) for key in sorted(param_keys)]
     fields += [pa.field(name, pa.int64() if name.startswith("n_") else pa.float64()) for name in metric_names()]
@@ -117,6 +140,8 @@ def row_schema(param_keys=(), *, tasks: bool = False, topology: bool = False) ->
         fields += [pa.field(name, kind) for name, kind in TASK_COLUMNS]
     if topology:
         fields += [pa.field(name, kind) for name, kind in TOPOLOGY_COLUMNS]
+    if partition:
+        fields += [pa.field(name, kind) for name, kind in PARTITION_COLUMNS]
     fields += [pa.field(name, pa.float64()) for name in TIMING_COLUMNS]
     fields.append(pa.field("schedlab_version", pa.string()))
     return pa.schema(fields)
@@ -153,7 +178,12 @@ class Store:
     def write(self, row: dict) -> Path:
         """Write one run's row atomically (temporary file + ``os.replace``) and return its path."""
         params = [key.removeprefix("param_") for key in row if key.startswith("param_")]
-        schema = row_schema(params, tasks=any(name in row for name, _ in TASK_COLUMNS), topology="platform" in row)
+        schema = row_schema(
+            params,
+            tasks=any(name in row for name, _ in TASK_COLUMNS),
+            topology="platform" in row,
+            partition="runtime_scale" in row,
+        )
         table = pa.Table.from_pylist([{name: row.get(name) for name in schema.names}], schema=schema)
         self.runs_dir.mkdir(parents=True, exist_ok=True)
         target = self.runs_dir / f"{row['run_id']}.parquet"

@@ -426,3 +426,36 @@ def locality_ch4(
         files = write_report(out_dir, frame, plan, wall=perf_counter() - began)
     out.print((out_dir / "summary.md").read_text(encoding="utf-8"), markup=False)
     out.print(f"wrote {', '.join(str(f) for f in files)}", markup=False, soft_wrap=True)
+
+
+@reproduce_app.command("torus")
+def torus(
+    out_dir: Annotated[
+        Path, typer.Option("--out", "-o", help="Directory for campaigns, store, tables, figures and claims.")
+    ],
+    quick: Annotated[bool, typer.Option(help="1,000 jobs per log and c in 0.8, 1.0, 1.2 (seconds).")] = False,
+    jobs: Annotated[int, typer.Option(help="Worker processes (results do not depend on it).")] = 1,
+    seed: Annotated[int, typer.Option(help="Master seed (recorded; the schedulers draw nothing).")] = 0,
+    traces: Annotated[Path, typer.Option("--traces", help="Folder holding the PWA traces.")] = Path("../shared/traces"),
+    count: Annotated[int | None, typer.Option(help="Jobs per log (default 10,000, or 1,000 with --quick).")] = None,
+    skip: Annotated[int, typer.Option(help="Valid jobs of each log left out before the span.")] = 0,
+    log: Annotated[
+        list[str] | None, typer.Option("--log", help="Logs to run: NASA, SDSC (repeatable; default both).")
+    ] = None,
+    force: Annotated[bool, typer.Option(help="Write into a non-empty --out (its stored runs are reused).")] = False,
+    quiet: Annotated[bool, typer.Option(help="No progress on stderr.")] = False,
+) -> None:
+    """Krevat (2003) experiment: FCFS, Backfill, Migration and B+M on a 4x4x8 torus and the flat machine, on
+    NASA iPSC/860 and SDSC SP2 with run times scaled by c; saturation points, capacity, migrations, claims."""
+    with one_line_errors():
+        from schedlab.experiments.torus import plan, reproduce
+
+        _check_campaign_options(out_dir, force, jobs, ("--count", count))
+        chosen = plan(traces, quick=quick, seed=seed, count=count, skip=skip, logs=log)
+        summary = reproduce(out_dir, chosen, jobs=jobs, progress=_run_counter(quiet))
+    if not quiet:
+        verdicts = ", ".join(f"{k}: {v}" for k, v in summary["claims"].items())
+        typer.echo(
+            f"{summary['runs']} runs ({summary['failed']} not done) in {summary['wall_seconds']:.1f} s; "
+            f"claims {verdicts}; wrote {out_dir}"
+        )

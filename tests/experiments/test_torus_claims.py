@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from schedlab.campaign.torus_claims import capacity_changes, check_claims, saturation_points
+from schedlab.experiments.torus_claims import capacity_changes, check_claims, saturation_points
 
 CS = [1.0, 1.1, 1.2, 1.3]
 
