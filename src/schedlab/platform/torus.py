@@ -126,7 +126,7 @@ class Torus:
             nodes = [v for lo, hi in alloc for v in range(int(lo), int(hi))]
         except (TypeError, ValueError):
             return None
-        return self.box_of_nodes(nodes) if len(nodes) == len(set(nodes)) else None
+        return self.box_of_nodes(nodes)
 
     # -- nodes ---------------------------------------------------------------
     def node_id(self, x: int, y: int, z: int) -> int:
@@ -231,24 +231,36 @@ class Torus:
     def box_of_nodes(self, nodes) -> Box | None:
         """The box (canonical base) whose node set is exactly ``nodes``, or None if they form no box.
 
-        Cost: O(n + DX + DY + DZ) for n nodes. Used to check that an allocation is a wrapped box.
+        The box is read off the coordinates present along each axis (one
+        cyclic run each), then its mask is compared with the nodes'. Cost: O(n +
+        DX + DY + DZ) for n nodes. Used to check that an allocation is a wrapped box.
         """
-        nodes = set(nodes)
-        if not nodes or not all(isinstance(v, int) and 0 <= v < self.n_procs for v in nodes):
+        n = self.n_procs
+        mask = 0
+        count = 0
+        for v in nodes:
+            if not isinstance(v, int) or not 0 <= v < n or mask >> v & 1:
+                return None
+            mask |= 1 << v
+            count += 1
+        if not count:
             return None
-        coords = [self.coords(v) for v in nodes]
-        base, shape = [], []
-        for axis, d in enumerate(self.dims):
-            present = {p[axis] for p in coords}
+        dx, dy, dz = self.dims
+        xs, ys, zs = set(), set(), set()
+        for v in self.mask_nodes(mask):
+            xy, z = divmod(v, dz)
+            x, y = divmod(xy, dy)
+            xs.add(x)
+            ys.add(y)
+            zs.add(z)
+        base = []
+        for present, d in ((xs, dx), (ys, dy), (zs, dz)):
             start = _cyclic_run_start(present, d)
             if start is None:
                 return None
             base.append(start)
-            shape.append(len(present))
-        box = self.canonical(Box(tuple(base), tuple(shape)))  # type: ignore[arg-type]
-        if box.size != len(nodes):
-            return None
-        return box if set(self.box_nodes(box)) == nodes else None
+        box = self.canonical(Box(tuple(base), (len(xs), len(ys), len(zs))))  # type: ignore[arg-type]
+        return box if box.size == count and self.box_mask(box) == mask else None
 
     def mask_nodes(self, mask: int) -> list[int]:
         """Sorted ids of the set bits of an occupancy."""
