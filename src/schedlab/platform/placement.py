@@ -37,6 +37,7 @@ from functools import lru_cache
 
 import numpy as np
 
+from schedlab.errors import ArgumentError
 from schedlab.platform.intervals import Allocation
 from schedlab.platform.torus import Box, Torus
 
@@ -145,7 +146,7 @@ class TorusPlacement:
 
     def __init__(self, torus: Torus, *, tie_break: str = "shape-base", cache_size: int = 1 << 16) -> None:
         if tie_break not in TIE_BREAKS:
-            raise ValueError(f"tie_break {tie_break!r}: expected one of {', '.join(TIE_BREAKS)}")
+            raise ArgumentError(f"tie_break {tie_break!r}: expected one of {', '.join(TIE_BREAKS)}")
         self.torus = torus
         self.n_procs = torus.n_procs
         self.tie_break = tie_break
@@ -350,7 +351,7 @@ class FlatPlacement:
 
     def round_size(self, size: int) -> int:
         if not 1 <= size <= self.n_procs:
-            raise ValueError(f"size {size} outside 1..{self.n_procs}")
+            raise ArgumentError(f"size {size} outside 1..{self.n_procs}")
         return size
 
     def allocation(self, placement: Placement) -> Allocation:

@@ -30,7 +30,7 @@ from functools import cached_property
 
 import numpy as np
 
-from schedlab.errors import InputError
+from schedlab.errors import ArgumentError, InputError
 from schedlab.platform.base import ResourceKind
 from schedlab.platform.intervals import Allocation, normalize
 
@@ -76,7 +76,7 @@ class Torus:
 
     Raises
     ------
-    ValueError
+    ArgumentError
         On dimensions that are not three integers >= 1 (:func:`parse_torus`
         turns text into an :class:`~schedlab.errors.InputError` first).
     """
@@ -89,7 +89,7 @@ class Torus:
     def __post_init__(self) -> None:
         dims = tuple(self.dims)
         if len(dims) != 3 or not all(isinstance(d, int) and not isinstance(d, bool) and d >= 1 for d in dims):
-            raise ValueError(f"torus dimensions {dims!r}: expected three integers >= 1")
+            raise ArgumentError(f"torus dimensions {dims!r}: expected three integers >= 1")
         object.__setattr__(self, "dims", dims)
         object.__setattr__(self, "name", self.name or "torus:{}x{}x{}".format(*dims))
         object.__setattr__(self, "n_procs", dims[0] * dims[1] * dims[2])
@@ -171,11 +171,11 @@ class Torus:
 
         Raises
         ------
-        ValueError
+        ArgumentError
             If ``size < 1`` or ``size > N``.
         """
         if not 1 <= size <= self.n_procs:
-            raise ValueError(f"size {size} outside 1..{self.n_procs}")
+            raise ArgumentError(f"size {size} outside 1..{self.n_procs}")
         sizes = self.feasible_sizes
         return sizes[bisect_left(sizes, size)]
 

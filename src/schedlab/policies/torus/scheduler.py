@@ -27,6 +27,7 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass, field
 
+from schedlab.errors import ArgumentError
 from schedlab.platform.placement import Placement
 from schedlab.platform.torus import Box
 
@@ -138,8 +139,7 @@ class TorusScheduler:
 
     Notes
     -----
-    Choices where the thesis is silent (ambiguities 1, 8 and 9 of the
-    reimplementation notes): the reservation is computed by releasing running
+    Choices where the thesis is silent: the reservation is computed by releasing running
     jobs in order of estimated end (``schedule + start_delay + estimate``,
     never before now) until the head fits, then placing it there with the
     FCFS rule; migration is tried at most once per invocation, not when no
@@ -148,7 +148,7 @@ class TorusScheduler:
     the MFP is unchanged; a migration may delay the head's reservation.
     """
 
-    def __init__(
+    def __init__(  # choices where the thesis is silent: spec 001 ambiguities 1, 8 and 9
         self,
         placement,
         *,
@@ -168,11 +168,11 @@ class TorusScheduler:
             ("migration_tie", migration_tie, MIGRATION_TIES),
         ):
             if value not in choices:
-                raise ValueError(f"{name} {value!r}: expected one of {', '.join(choices)}")
+                raise ArgumentError(f"{name} {value!r}: expected one of {', '.join(choices)}")
         if not (isinstance(grow_limit, int) and grow_limit >= 0):
-            raise ValueError(f"grow_limit {grow_limit!r}: expected an integer >= 0")
+            raise ArgumentError(f"grow_limit {grow_limit!r}: expected an integer >= 0")
         if not start_delay >= 0:
-            raise ValueError(f"start_delay {start_delay!r}: expected a number >= 0")
+            raise ArgumentError(f"start_delay {start_delay!r}: expected a number >= 0")
         self.placement = placement
         self.n_procs = placement.n_procs
         self.backfill = backfill
@@ -199,7 +199,7 @@ class TorusScheduler:
     def arrive(self, row: int, size: int, estimate: float) -> None:
         """Job ``row`` joins the end of the waiting queue with ``size`` nodes and an estimated run time."""
         if not 1 <= size <= self.n_procs:
-            raise ValueError(f"job row {row}: size {size} outside 1..{self.n_procs}")
+            raise ArgumentError(f"job row {row}: size {size} outside 1..{self.n_procs}")
         self.queue.append(row)
         self.size[row] = size
         self.estimate[row] = estimate
