@@ -154,3 +154,9 @@ def test_engine_equals_reference_loop_and_validates(instance, name, params):
 def test_flat_policies_refuse_a_torus():
     with pytest.raises(InputError, match="flat-fcfs platform = torus:1x1x8, expected a machine where any free nodes"):
         run(Instance(RING, Torus((1, 1, 8))), "flat-fcfs")
+
+
+def test_a_job_larger_than_the_torus_is_an_input_error():
+    jobs = JobTable.from_arrays(submit=[0, 1], run_time=[5, 5], procs=[4, 9])
+    with pytest.raises(InputError, match=r"job 2 processors = 9, expected at most 8 \(the machine size\)"):
+        simulate(Instance(jobs, Torus((1, 2, 4)), PartitionRuntime(jobs)), make_policy("torus-fcfs"))
