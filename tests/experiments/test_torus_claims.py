@@ -72,3 +72,18 @@ def test_claims_verdicts():
     assert worse[3].verdict == "fails"  # migration saturates at 0.631, thesis 0.73
     assert claims[7].verdict == "holds"  # c = 1.2: Backfill and B+M 0.85 (+34.5 %), Migration +15.7 %
     assert claims[6].verdict == "partly"  # c = 1.0: right signs, sizes off (Migration +32.4 % vs +13 %)
+
+
+def test_partly_verdicts():
+    """Claim 5: NASA Backfill and B+M still rising past the thesis's 90 % agree as far as they go (partly).
+    Claim 9: a rate in range only when repeated failures count as attempts (partly)."""
+    rows = (
+        curve("NASA", "backfill", [0.70, 0.85, 0.90, 0.93])
+        + curve("NASA", "bm", [0.70, 0.85, 0.90, 0.93])
+        + curve("SDSC", "migration", [0.6, 0.7, 0.71, 0.71], attempts=10, successes=8, repeats=0)
+        + curve("SDSC", "migration-full", [0.6, 0.7, 0.71, 0.71], attempts=100, successes=15, repeats=50)
+    )
+    claims = {c.number: c for c in check_claims(pd.DataFrame(rows))}
+    assert claims[5].verdict == "partly" and "not saturated by c = 1.3" in claims[5].evidence[0]
+    assert claims[9].verdict == "partly"
+    assert "30.0% of 200 attempts on a new machine state succeed (15.0% of all 400)" in claims[9].evidence[1]

@@ -342,6 +342,7 @@ def write_report(out, results: pd.DataFrame, plan_: Plan, *, wall: float | None 
     out.mkdir(parents=True, exist_ok=True)
     done = results[results["state"] == "done"]
     saturation = saturation_points(done)
+    saturation["saturated"] = saturation["saturated"].map({True: "yes", False: "no"})
     capacity = pd.concat([capacity_changes(done, c) for c in (1.0, 1.2)], ignore_index=True)
     migrations = migrations_table(done)
     claims = check_claims(done)

@@ -194,20 +194,24 @@ def check_claims(results: pd.DataFrame, *, tolerance: float = 0.05) -> list[Clai
         (4, "NASA", ("fcfs", "migration"), "NASA saturates near 77 % (FCFS) and 80 % (Migration)."),
         (5, "NASA", ("backfill", "bm"), "NASA Backfill and B+M saturate closer to 90 %."),
     ):
-        evidence, close, present = [], True, True
+        evidence, close, reached, present = [], True, True, True
         for policy in policies:
             row = s(trace, policy)
             if row is None:
                 present = False
                 continue
-            within = abs(row.saturation - row.thesis) <= tolerance and row.saturated
-            close &= within
+            close &= bool(row.saturated) and abs(row.saturation - row.thesis) <= tolerance
+            # an unsaturated curve that already reaches the thesis's level agrees as far as it goes
+            reached &= abs(row.saturation - row.thesis) <= tolerance or (
+                not row.saturated and row.saturation >= row.thesis - tolerance
+            )
             evidence.append(
                 f"{trace} {policy}: {row.saturation:.3f}"
                 + ("" if row.saturated else f" (not saturated by c = {row.c_max:g})")
                 + f", thesis {row.thesis:.2f}"
             )
-        claims.append(Claim(number, text, ("holds" if close else "fails") if present else "not measurable", evidence))
+        verdict = "holds" if close else "partly" if reached else "fails"
+        claims.append(Claim(number, text, verdict if present else "not measurable", evidence))
 
     # 6-7. capacity at c = 1.0 and 1.2 on SDSC
     for number, c, text in (
@@ -258,9 +262,9 @@ def check_claims(results: pd.DataFrame, *, tolerance: float = 0.05) -> list[Clai
         )
     )
 
-    # 9. migration success rates, over attempts on a new machine state (a repeated failure is not a new try)
-    evidence, signs = [], True
-    present = False
+    # 9. migration success rates: over attempts on a new machine state (a repeated failure on an unchanged
+    # machine is not a new try), and over all attempts
+    evidence, fresh_ok, either_ok, present = [], True, True, False
     for trace, policy, low, high in (
         ("NASA", "migration", 0.9, 1.0),
         ("SDSC", "migration", 0.7, 0.9),
@@ -273,18 +277,20 @@ def check_claims(results: pd.DataFrame, *, tolerance: float = 0.05) -> list[Clai
             continue
         present = True
         successes = int(rows["migration_successes"].sum())
-        rate = successes / fresh
-        signs &= low <= rate <= high
+        rate_fresh, rate_all = successes / fresh, successes / attempts
+        fresh_ok &= low <= rate_fresh <= high
+        either_ok &= low <= rate_fresh <= high or low <= rate_all <= high
         thesis = "almost all" if trace == "NASA" else "about 80 %" if policy == "migration" else "<= 20 %"
         evidence.append(
-            f"{trace} {policy}: {rate:.1%} of {fresh:,} attempts on a new machine state succeed "
-            f"({successes / attempts:.1%} of all {attempts:,}); thesis {thesis}"
+            f"{trace} {policy}: {rate_fresh:.1%} of {fresh:,} attempts on a new machine state succeed "
+            f"({rate_all:.1%} of all {attempts:,}); thesis {thesis}"
         )
+    verdict = "holds" if fresh_ok else "partly" if either_ok else "fails"
     claims.append(
         Claim(
             9,
             "Migration attempts: almost all succeed on NASA, about 80 % on SDSC, at most 20 % with full migration.",
-            ("holds" if signs else "fails") if present else "not measurable",
+            verdict if present else "not measurable",
             evidence,
         )
     )
