@@ -184,6 +184,8 @@ def run(
     began = time.perf_counter()
     schedule = simulate(instance, chosen, rng=np.random.default_rng(seed), progress=progress)
     seconds["simulate"] = time.perf_counter() - began
+    if hasattr(chosen, "seconds_total"):  # time inside a partition scheduler (Krevat 2003), kept out of files
+        seconds["scheduler"] = chosen.seconds_total
     if check:
         began = time.perf_counter()
         validate(instance, schedule)
