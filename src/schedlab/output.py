@@ -245,7 +245,7 @@ def write_jobs_csv(
         "n_aborted": pa.array(pieces_per_job(False)),
         "n_preempted": pa.array(pieces_per_job(True)),
     }
-    names = BATSIM_COLUMNS + EXTRA_COLUMNS
+    names: tuple[str, ...] = BATSIM_COLUMNS + EXTRA_COLUMNS
     measures = instance.platform.allocation_measures(schedule.alloc, instance.jobs.procs)
     if measures:
         measures["penalised_run_time"] = instance.runtime.run_times(schedule.alloc)

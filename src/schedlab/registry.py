@@ -18,16 +18,31 @@ import inspect
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import partial
+from typing import Any
 
 from schedlab.errors import InputError
 from schedlab.offline import hybrid
+from schedlab.offline.hybrid import evaluation as hybrid_evaluation
 from schedlab.offline.nfdh import nfdh_local
 from schedlab.parameters import Param, convert
 from schedlab.policies.rigid import EASY, FCFS, Conservative
 from schedlab.policies.tasks import GSPT, GSPTRD, GSPTRR, GSRPT, SPT, SPTRD, SPTRR, SRPT
 from schedlab.policies.torus import TorusPolicy
+from schedlab.schedule import Instance, Schedule
 
-__all__ = ["ALGORITHMS", "Algorithm", "Parameter", "get", "make_policy", "names", "register"]
+__all__ = [
+    "ALGORITHMS",
+    "FAMILIES",
+    "Algorithm",
+    "Family",
+    "Parameter",
+    "family",
+    "get",
+    "make_policy",
+    "names",
+    "register",
+    "register_family",
+]
 
 _SCALARS = (bool, int, float, str)
 
@@ -173,6 +188,49 @@ def names(*, kind: str | None = None, family: str | None = None) -> list[str]:
 def make_policy(name: str, params: Mapping[str, object] | None = None):
     """The online policy registered as ``name``, built with checked ``params`` (strings are converted)."""
     return get(name, kind="online").build(params)
+
+
+@dataclass(frozen=True)
+class Family:
+    """How a campaign runs a family's offline algorithms on generated instances.
+
+    Attributes
+    ----------
+    name : str
+        The family (as in :attr:`Algorithm.family`).
+    generate : callable
+        ``generate(point, seed)``: the family's instance for one grid point (``{"n": 100, ...}``).
+    instance_seed : callable
+        ``instance_seed(master, point, sample)``: the seed of one generated instance.
+    common : callable
+        ``common(instance)``: the :class:`~schedlab.schedule.Instance` the validator checks schedules against.
+    measure : callable
+        ``measure(instance, schedule)``: the family's own values of a run (lower bounds, search steps...).
+    columns : tuple of (name, Arrow type name)
+        The keys :attr:`measure` returns and how the store types them.
+    """
+
+    name: str
+    generate: Callable[[Mapping, int], Any]
+    instance_seed: Callable[[int, Mapping, int], int]
+    common: Callable[[Any], Instance]
+    measure: Callable[[Any, Schedule], dict]
+    columns: tuple[tuple[str, str], ...]
+
+
+FAMILIES: dict[str, Family] = {}
+
+
+def register_family(record: Family) -> None:
+    """Let campaigns generate instances of ``record.name`` and run its offline algorithms on them."""
+    FAMILIES[record.name] = record
+
+
+def family(name: str) -> Family:
+    """The family record ``name``; InputError listing the families campaigns can generate."""
+    if name not in FAMILIES:
+        raise InputError("generate", field="family", value=name, expected=f"one of {', '.join(sorted(FAMILIES))}")
+    return FAMILIES[name]
 
 
 # -- the registry ----------------------------------------------------------------------------------------
@@ -389,3 +447,14 @@ for _function, _what in (
         "none",
         traits={"contiguous": True, "moldable": False},
     )
+
+register_family(
+    Family(
+        HYBRID,
+        hybrid_evaluation.generate,
+        hybrid_evaluation.instance_seed,
+        hybrid.hybrid_instance,
+        hybrid_evaluation.measure,
+        hybrid_evaluation.COLUMNS,
+    )
+)

@@ -149,9 +149,10 @@ def validate(
         )
     alloc = schedule.alloc
     for i in np.flatnonzero(~started).tolist():
-        if alloc[i] is not None and len(alloc[i]) != 0:
+        unused = alloc[i]
+        if unused is not None and len(unused) != 0:
             raise ValidationError(
-                f"job {ids[i]}: never started ({_status_name(status[i])}) but has allocation {_r(alloc[i])}"
+                f"job {ids[i]}: never started ({_status_name(status[i])}) but has allocation {_r(unused)}"
             )
     for i in np.flatnonzero(started).tolist():
         if alloc[i] is None:
@@ -386,7 +387,7 @@ def _flatten(
     if k == 0:
         return empty, empty, empty, []
     bad_index = None
-    value_types = {int}
+    value_types: set[type] = {int}
     ranges = list(chain.from_iterable(allocs)) if set(map(type, allocs)) == {tuple} else None
     if ranges is not None and ranges:
         values = list(chain.from_iterable(ranges))

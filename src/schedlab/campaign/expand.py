@@ -51,8 +51,8 @@ class RunConfig:
 
     campaign: str
     workload: str
-    trace: str
-    trace_path: str
+    trace: str | None
+    trace_path: str | None
     procs: int | None
     status: int | None
     window_index: int | None
@@ -71,10 +71,24 @@ class RunConfig:
     penalty: str | None = None
     span: tuple[int, int | None] | None = None
     runtime_scale: float = 1.0
+    sample: tuple[tuple[str, object], ...] | None = None  # job samples: jobs, replacement, block, seed
+    generate: tuple[tuple[str, object], ...] | None = None  # generated instance: grid point and sample index
+    family: str | None = None  # the family that generates it
 
     def key(self) -> dict:
         """The canonical configuration the id hashes (JSON-able, no derived or local data)."""
-        key = {
+        if self.generate is not None:
+            return {
+                "workload": self.workload,
+                "family": self.family,
+                "generate": dict(self.generate),
+                "policy": self.policy,
+                "params": {k: v for k, v in self.params},
+                "repetition": self.repetition,
+                "seed": self.seed,
+                "validate": self.validate,
+            }
+        key: dict[str, object] = {
             "workload": self.workload,
             "trace": self.trace,
             "procs": self.procs,
@@ -94,9 +108,11 @@ class RunConfig:
             key["platform"] = self.platform
             key["penalty"] = self.penalty
         if self.span is not None:  # likewise: only then
-            key["span"] = list(self.span)
+            key["span"] = [self.span[0], self.span[1]]
         if self.runtime_scale != 1.0:
             key["runtime_scale"] = self.runtime_scale
+        if self.sample is not None:
+            key["sample"] = dict(self.sample)
         return key
 
     @property
@@ -133,9 +149,23 @@ def expand(campaign: Campaign) -> list[RunConfig]:
     runs: list[RunConfig] = []
     where: dict[str, str] = {}
     for w_index, workload in enumerate(spec.workloads):
+        if workload.generate is not None:
+            runs += _generated_runs(campaign, w_index, workload, where)
+            continue
+        assert workload.trace is not None  # checked by load_campaign: a workload has a trace or a generator
         trace_path = str(campaign.resolve(workload.trace).resolve())
         windows: list[tuple[int | None, tuple[float, float] | None, int | None, float | None]]
-        if workload.windows is None:
+        sample = None
+        if workload.samples is not None:
+            samples = workload.samples
+            sample = (
+                ("block", samples.block),
+                ("jobs", samples.jobs),
+                ("replacement", samples.replacement),
+                ("seed", spec.seed if samples.seed is None else samples.seed),
+            )
+            windows = [(i, workload.window, samples.jobs, None) for i in range(samples.count)]
+        elif workload.windows is None:
             windows = [(None, workload.window, None, None)]
         else:
             sampler = workload.windows
@@ -154,6 +184,7 @@ def expand(campaign: Campaign) -> list[RunConfig]:
                     "a workload with jobs left after its filters",
                 )
             if sampler.sample == "random":
+                assert sampler.count is not None  # required for random windows (checked by load_campaign)
                 rng = np.random.default_rng(spec.seed if sampler.seed is None else sampler.seed)
                 drawn = random_windows(instance.jobs, sampler.length, sampler.count, rng=rng)
                 if workload.tasks is not None:
@@ -161,6 +192,7 @@ def expand(campaign: Campaign) -> list[RunConfig]:
                         instance.jobs, drawn, sampler.length, rng, f"workloads[{w_index}]", str(campaign.path)
                     )
             elif sampler.sample == "period-runs":
+                assert sampler.count is not None  # required for period runs (checked by load_campaign)
                 rng = np.random.default_rng(spec.seed if sampler.seed is None else sampler.seed)
                 drawn = period_runs(instance.jobs, sampler.length, sampler.periods, sampler.count, rng=rng)
             else:
@@ -203,6 +235,7 @@ def expand(campaign: Campaign) -> list[RunConfig]:
                             penalty=workload.penalty,
                             span=None if workload.span is None else (workload.span.skip, workload.span.count),
                             runtime_scale=workload.runtime_scale,
+                            sample=sample,
                         )
                         here = f"workloads[{w_index}] x policies[{p_index}] {dict(params)}"
                         run_id = config.run_id
@@ -210,6 +243,58 @@ def expand(campaign: Campaign) -> list[RunConfig]:
                             raise InputError(str(campaign.path), message=f"{here} repeats the run of {where[run_id]}")
                         where[run_id] = here
                         runs.append(config)
+    return runs
+
+
+def _generated_runs(campaign: Campaign, w_index: int, workload, where: dict[str, str]) -> list[RunConfig]:
+    """The runs of a generated workload: every grid point and sample, with every (offline) policy.
+
+    Instances are numbered in grid order (``window_index``); each run's seed is the instance's, from the
+    family's ``instance_seed(campaign seed, point, sample)``.
+    """
+    from schedlab.registry import family as family_record
+
+    spec = campaign.spec
+    generate = workload.generate
+    record = family_record(generate.family)
+    runs = []
+    index = 0
+    for point in generate.points():
+        for sample in range(generate.samples):
+            seed = record.instance_seed(spec.seed, point, sample)
+            instance = (*point.items(), ("sample", sample))
+            for p_index, policy in enumerate(spec.policies):
+                for params_point in policy.grid():
+                    params = tuple(sorted(params_point.items()))
+                    label = _label(policy.label, policy.name, params, len(policy.grid()) > 1)
+                    for repetition in range(spec.repetitions):
+                        config = RunConfig(
+                            campaign=campaign.name,
+                            workload=workload.label,
+                            trace=None,
+                            trace_path=None,
+                            procs=None,
+                            status=None,
+                            window_index=index,
+                            window=None,
+                            policy=policy.name,
+                            params=params,
+                            label=label,
+                            repetition=repetition,
+                            seed=seed,
+                            tau=float(spec.tau),
+                            validate=spec.validate_schedules,
+                            generate=instance,
+                            family=generate.family,
+                        )
+                        here = f"workloads[{w_index}] instance {dict(instance)} x policies[{p_index}] {dict(params)}"
+                        if config.run_id in where:
+                            raise InputError(
+                                str(campaign.path), message=f"{here} repeats the run of {where[config.run_id]}"
+                            )
+                        where[config.run_id] = here
+                        runs.append(config)
+            index += 1
     return runs
 
 

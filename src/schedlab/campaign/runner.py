@@ -76,6 +76,8 @@ def execute(config: RunConfig) -> dict:
     began = time.perf_counter()
     row = _config_row(config)
     row["schedlab_version"] = __version__
+    if config.generate is not None:
+        return _execute_offline(config, row, began)
     if config.platform is not None:
         row.update(platform=config.platform, penalty=config.penalty)
     if config.span is not None or config.runtime_scale != 1.0:
@@ -84,6 +86,8 @@ def execute(config: RunConfig) -> dict:
     try:
         if config.tasks is None:
             instance, report = _load(config)
+            if config.sample is not None:
+                instance = _sampled(instance, config)
         else:
             tasks, report = task_instance(config)
             instance = tasks_instance(tasks)
@@ -120,6 +124,58 @@ def execute(config: RunConfig) -> dict:
     return row
 
 
+def _sampled(instance, config: RunConfig):
+    """Job sample ``config.window_index`` of the filtered trace (every release at 0)."""
+    from schedlab.schedule import Instance
+    from schedlab.workload.windows import job_sample
+
+    options: dict = dict(config.sample or ())
+    jobs = job_sample(
+        instance.jobs,
+        int(options["jobs"]),
+        int(config.window_index or 0),
+        seed=int(options["seed"]),
+        replacement=bool(options["replacement"]),
+        block=bool(options["block"]),
+    )
+    return Instance(jobs, instance.platform)
+
+
+def _execute_offline(config: RunConfig, row: dict, began: float) -> dict:
+    """An offline algorithm on a generated instance: solve, validate, measure (the family's values too)."""
+    from schedlab.metrics import aggregate
+    from schedlab.registry import family, get
+    from schedlab.validation import validate
+
+    record = family(config.family or "")
+    row["family"] = record.name
+    measures = {name: None for name, _ in record.columns}
+    try:
+        point = {k: v for k, v in (config.generate or ()) if k != "sample"}
+        tasks = record.generate(point, config.seed)
+        common = record.common(tasks)
+        algorithm = get(config.policy, kind="offline", family=record.name)
+        solve = algorithm.build(dict(config.params))
+        row["load_seconds"] = time.perf_counter() - began
+        started = time.perf_counter()
+        schedule = solve(tasks)
+        row["simulate_seconds"] = time.perf_counter() - started
+        if config.validate:
+            started = time.perf_counter()
+            validate(common, schedule, contiguous=bool(algorithm.traits.get("contiguous", False)))
+            row["validate_seconds"] = time.perf_counter() - started
+        metrics = aggregate(common, schedule, tau=config.tau)
+        measures.update(record.measure(tasks, schedule))
+    except Exception as error:
+        row.update(state="failed", error=f"{type(error).__name__}: {error}")
+    else:
+        row.update(state="done", error=None, n_procs=common.platform.n_procs)
+        row.update({name: metrics.get(name) for name in metric_names()})
+    row.update(measures)
+    row["wall_seconds"] = time.perf_counter() - began
+    return row
+
+
 def task_instance(config: RunConfig):
     """The sequential tasks of a tasks run: its window's jobs, shifted to start at 0, converted.
 
@@ -135,12 +191,13 @@ def task_instance(config: RunConfig):
     from schedlab.workload.tasks import convert
     from schedlab.workload.windows import cut, shift_to_zero
 
+    assert config.trace_path is not None and config.tasks is not None  # a tasks workload reads a trace
     stat = os.stat(config.trace_path)
     whole, report = _load_task_jobs(config.trace_path, config.procs, stat.st_mtime_ns, stat.st_size)
     jobs = whole.jobs
     if config.window is not None:
         jobs = shift_to_zero(cut(jobs, config.window), origin=config.window[0])
-    options = dict(config.tasks)
+    options: dict = dict(config.tasks)
     tasks = convert(jobs, report.machine_procs, conversion=options["conversion"], rounding=options["rounding"])
     if options.get("m_inst") is not None:  # spec A18, fixed processor count: same tasks, another machine
         m = int(options["m_inst"])
@@ -154,7 +211,7 @@ def _clamp_dedicated(config: RunConfig, params: dict, m_inst: int, row: dict) ->
         return params
     wanted = int(params["dedicated"])
     used = wanted
-    if dict(config.tasks).get("clamp_dedicated", True) and wanted > m_inst - 1:
+    if dict(config.tasks or ()).get("clamp_dedicated", True) and wanted > m_inst - 1:
         if m_inst < 2:
             raise InputError(
                 "policy", message=f"m_inst = {m_inst}: no room for a dedicated pool (spec 004 A7), run skipped"
@@ -205,6 +262,7 @@ def _load(config: RunConfig):
     from schedlab.workload.filters import scale_times
     from schedlab.workload.windows import cut
 
+    assert config.trace_path is not None  # runs of generated instances do not load traces
     stat = os.stat(config.trace_path)
     if config.span is not None:
         instance, report = _load_span(config.trace_path, config.procs, config.span, config.platform, stat.st_mtime_ns)
@@ -265,6 +323,7 @@ def _config_row(config: RunConfig) -> dict:
         "validate": config.validate,
     }
     row.update({f"param_{key}": str(value) for key, value in config.params})
+    row.update({f"gen_{key}": str(value) for key, value in config.generate or ()})
     return row
 
 

@@ -21,7 +21,8 @@ Example (the whole format; see ``campaigns/easy-vs-conservative.toml``)::
     trace = "../../shared/traces/KTH-SP2-1996-2.1-cln.swf.gz"  # relative to this file
     status = 1                         # optional filters, as `schedlab simulate`
     windows = { sample = "random", count = 10, length = "7d" }
-    # tasks = { conversion = "C", rounding = "round" }   # optional: sequential tasks (seed 004)
+    # tasks = { conversion = "C", rounding = "round" }   # optional: sequential tasks
+    # samples = { count = 512, jobs = 300 }              # instead of windows: job samples released at 0
     # platform = "torus:4x4x8"         # optional: a platform, as `simulate --platform`
     # span = { skip = 0, count = 10000 }  # optional: a span mapped as Krevat (2003), instead of the filters
     # runtime_scale = 1.2              # optional: load factor c on run and requested times
@@ -29,6 +30,20 @@ Example (the whole format; see ``campaigns/easy-vs-conservative.toml``)::
     [[policies]]
     name = "easy"
     params = { order = ["fcfs", "sjf"] }   # a list is a grid axis
+
+A workload may instead be *generated* by a family that registers a generator
+(:func:`schedlab.registry.register_family`); its runs are the family's offline
+algorithms, listed under ``[[policies]]`` like online ones::
+
+    [[workloads]]
+    name = "table-3.1"
+    generate = { family = "CPU+GPU tasks", samples = 1, grid = { n = [10, 100], m = [4, 16], k = [1, 4] } }
+
+    [[policies]]
+    name = "approx32"
+
+A campaign runs online policies on traces or offline algorithms on generated
+instances, not both.
 """
 
 from __future__ import annotations
@@ -48,7 +63,9 @@ from schedlab.errors import InputError
 __all__ = [
     "Campaign",
     "CampaignSpec",
+    "GenerateSpec",
     "PolicySpec",
+    "SampleSpec",
     "SpanSpec",
     "TaskSpec",
     "WindowSpec",
@@ -105,6 +122,35 @@ class WindowSpec(_Model):
         return parse_duration(value)
 
 
+class SampleSpec(_Model):
+    """Job samples instead of time windows (Mendonca 2017, ch. 4 section 4.6): ``count`` instances of
+    ``jobs`` jobs each, drawn from the filtered trace, every release set to 0
+    (:func:`schedlab.workload.windows.job_sample`). ``seed`` defaults to the campaign's."""
+
+    count: Annotated[int, Field(ge=1)]
+    jobs: Annotated[int, Field(ge=1)]
+    replacement: bool = False
+    block: bool = False
+    seed: Annotated[int, Field(ge=0)] | None = None
+
+
+class GenerateSpec(_Model):
+    """Generated instances: ``samples`` per point of ``grid`` (the product of its lists, in the order the keys
+    are written), drawn by the generator ``family`` registers."""
+
+    family: str
+    samples: Annotated[int, Field(ge=1)] = 1
+    grid: dict[str, Scalar | list[Scalar]]
+
+    def points(self) -> list[dict[str, Scalar]]:
+        """Every grid point, the first key varying slowest."""
+        points: list[dict[str, Scalar]] = [{}]
+        for key, value in self.grid.items():
+            axis = value if isinstance(value, list) else [value]
+            points = [{**point, key: v} for point in points for v in axis]
+        return points
+
+
 class TaskSpec(_Model):
     """Turn the workload's parallel jobs into sequential tasks (seed 004; spec 004-redirections section 4).
 
@@ -133,9 +179,12 @@ class SpanSpec(_Model):
 
 
 class WorkloadSpec(_Model):
-    """A trace file, its filters (as ``schedlab simulate``) and optionally its windows and task conversion."""
+    """A trace file, its filters (as ``schedlab simulate``) and optionally its windows (or job samples) and task
+    conversion; or generated instances (``generate``, without a trace)."""
 
-    trace: str
+    trace: str | None = None
+    generate: GenerateSpec | None = None
+    samples: SampleSpec | None = None
     name: str | None = None
     procs: Annotated[int, Field(ge=1)] | None = None
     status: int | None = None
@@ -159,6 +208,8 @@ class WorkloadSpec(_Model):
         """The workload's name in results: ``name``, else the trace file name without ``.swf[.gz]``/``.json``."""
         if self.name:
             return self.name
+        if self.trace is None:
+            return self.generate.family if self.generate is not None else "workload"
         base = Path(self.trace).name
         for suffix in (".gz", ".swf", ".json"):
             base = base.removesuffix(suffix)
@@ -283,6 +334,15 @@ def _check(campaign: Campaign) -> None:
                 f"a name not used by workloads[{seen[label]}] (set name = ...)",
             )
         seen[label] = i
+        if workload.generate is not None:
+            _check_generated(source, i, workload, spec)
+            continue
+        if workload.trace is None:
+            raise InputError(
+                source, None, f"workloads[{i}]", None, None, message=f"workloads[{i}]: give trace or generate"
+            )
+        if workload.samples is not None and workload.windows is not None:
+            raise InputError(source, None, f"workloads[{i}].samples", None, "samples or windows, not both")
         if not campaign.resolve(workload.trace).is_file():
             raise InputError(
                 source,
@@ -303,17 +363,21 @@ def _check(campaign: Campaign) -> None:
         if workload.windows is not None:
             _check_windows(source, i, workload.windows)
         if workload.span is not None:
-            for key in ("windows", "window", "tasks", "status"):
+            for key in ("windows", "window", "tasks", "status", "samples", "generate"):
                 if getattr(workload, key) is not None:
                     raise InputError(source, None, f"workloads[{i}].{key}", None, "nothing with a span")
     # Parameter values are checked against the registry's declarations, without simulating; checks that
     # need the machine (dedicated < P) are made by the runs, which know P.
     labels: dict[str, int] = {}
+    generated = spec.workloads[0].generate
     for i, policy in enumerate(spec.policies):
         key = f"policies[{i}]"
-        online = registry.names(kind="online")
-        if policy.name not in online:
-            raise InputError(source, None, f"{key}.name", repr(policy.name), f"one of {', '.join(sorted(online))}")
+        if generated is None:
+            allowed = registry.names(kind="online")
+        else:
+            allowed = registry.names(kind="offline", family=generated.family)
+        if policy.name not in allowed:
+            raise InputError(source, None, f"{key}.name", repr(policy.name), f"one of {', '.join(sorted(allowed))}")
         for point in policy.grid():
             try:
                 registry.get(policy.name).configure(point)
@@ -330,6 +394,32 @@ def _check(campaign: Campaign) -> None:
                     f"a label not used by policies[{labels[policy.label]}]",
                 )
             labels[policy.label] = i
+
+
+def _check_generated(source: str, i: int, workload: WorkloadSpec, spec: CampaignSpec) -> None:
+    """A generated workload: a registered family, no trace options, and every workload generated alike."""
+    from schedlab import registry
+
+    key = f"workloads[{i}]"
+    assert workload.generate is not None
+    try:
+        registry.family(workload.generate.family)
+    except InputError as error:
+        raise InputError(
+            source, None, f"{key}.generate.family", repr(workload.generate.family), error.expected
+        ) from None
+    for option in ("trace", "samples", "windows", "tasks", "platform", "penalty", "window", "status", "procs"):
+        if getattr(workload, option) is not None:
+            raise InputError(source, None, f"{key}.{option}", None, "nothing: a generated workload has no trace")
+    families = {w.generate.family if w.generate is not None else None for w in spec.workloads}
+    if len(families) > 1:
+        raise InputError(
+            source,
+            None,
+            f"{key}.generate",
+            None,
+            "generated workloads of one family only (online policies on traces go in another campaign)",
+        )
 
 
 def _check_windows(source: str, i: int, windows: WindowSpec) -> None:

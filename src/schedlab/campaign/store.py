@@ -129,12 +129,23 @@ PARTITION_COLUMNS: tuple[tuple[str, pa.DataType], ...] = (
 and lost, the span T, and the counters of :func:`schedlab.metrics.partition_metrics`."""
 
 
-def row_schema(param_keys=(), *, tasks: bool = False, topology: bool = False, partition: bool = False) -> pa.Schema:
-    """The Arrow schema of one row: configuration, ``param_<key>`` columns, metrics, task columns
-    (with ``tasks``), topology columns (with ``topology``), partition columns (with ``partition``),
+def row_schema(
+    param_keys=(),
+    *,
+    tasks: bool = False,
+    topology: bool = False,
+    partition: bool = False,
+    generated=(),
+    family_columns=(),
+) -> pa.Schema:
+    """The Arrow schema of one row: configuration, ``param_<key>`` columns, ``gen_<key>`` columns (a generated
+    instance's grid point, as text), metrics, task columns (with ``tasks``), topology columns (with
+    ``topology``), partition columns (with ``partition``), a family's own columns (``(name, Arrow type
+    name)`` pairs, after a ``family`` column),
     timings, version."""
     fields = [pa.field(name, kind) for name, kind in CONFIG_COLUMNS]
     fields += [pa.field(f"param_{key}", pa.string()) for key in sorted(param_keys)]
+    fields += [pa.field(f"gen_{key}", pa.string()) for key in generated]
     fields += [pa.field(name, pa.int64() if name.startswith("n_") else pa.float64()) for name in metric_names()]
     if tasks:
         fields += [pa.field(name, kind) for name, kind in TASK_COLUMNS]
@@ -142,6 +153,9 @@ def row_schema(param_keys=(), *, tasks: bool = False, topology: bool = False, pa
         fields += [pa.field(name, kind) for name, kind in TOPOLOGY_COLUMNS]
     if partition:
         fields += [pa.field(name, kind) for name, kind in PARTITION_COLUMNS]
+    if family_columns:
+        fields.append(pa.field("family", pa.string()))
+        fields += [pa.field(name, pa.type_for_alias(kind)) for name, kind in family_columns]
     fields += [pa.field(name, pa.float64()) for name in TIMING_COLUMNS]
     fields.append(pa.field("schedlab_version", pa.string()))
     return pa.schema(fields)
@@ -178,11 +192,19 @@ class Store:
     def write(self, row: dict) -> Path:
         """Write one run's row atomically (temporary file + ``os.replace``) and return its path."""
         params = [key.removeprefix("param_") for key in row if key.startswith("param_")]
+        generated = [key.removeprefix("gen_") for key in row if key.startswith("gen_")]
+        family_columns: tuple[tuple[str, str], ...] = ()
+        if "family" in row:
+            from schedlab.registry import family
+
+            family_columns = family(row["family"]).columns
         schema = row_schema(
             params,
             tasks=any(name in row for name, _ in TASK_COLUMNS),
             topology="platform" in row,
             partition="runtime_scale" in row,
+            generated=generated,
+            family_columns=family_columns,
         )
         table = pa.Table.from_pylist([{name: row.get(name) for name in schema.names}], schema=schema)
         self.runs_dir.mkdir(parents=True, exist_ok=True)
@@ -266,5 +288,6 @@ def query(table: pa.Table, sql: str):
 def _column_order(names: list[str]) -> list[str]:
     base = [name for name, _ in CONFIG_COLUMNS]
     params = sorted(n for n in names if n.startswith("param_"))
-    rest = [n for n in names if n not in base and not n.startswith("param_")]
-    return [n for n in base if n in names] + params + rest
+    generated = [n for n in names if n.startswith("gen_")]
+    rest = [n for n in names if n not in base and not n.startswith(("param_", "gen_"))]
+    return [n for n in base if n in names] + params + generated + rest

@@ -15,7 +15,14 @@ from pathlib import Path
 
 import typer
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
 from rich.table import Table
 
 from schedlab.durations import parse_duration, parse_span
@@ -104,17 +111,25 @@ def number(value) -> str:
 
 
 @contextmanager
-def progress_bar(total: int, *, enabled: bool, what: str = "simulating"):
-    """A rich progress bar on stderr fed by a library's ``progress(done, total)`` callback (None when disabled)."""
+def progress_bar(total: int | None = None, *, enabled: bool, what: str = "simulating"):
+    """A rich progress bar on stderr, fed by a library's ``progress(done, total, ...)`` callback: the engine's
+    ``(jobs done, jobs)`` or a campaign's ``(runs stored, runs, row)``. Yields the callback, or None when
+    disabled (not a terminal, ``--quiet``, ``--json``)."""
     if not enabled:
         yield None
         return
     bar = Progress(
-        TextColumn(what), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), console=err, transient=True
+        TextColumn(what),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+        console=err,
+        transient=True,
     )
     with bar:
-        task = bar.add_task("jobs", total=total)
-        yield lambda done, _total: bar.update(task, completed=done)
+        task = bar.add_task(what, total=total)
+        yield lambda done, count=None, *_: bar.update(task, completed=done, total=count or total)
 
 
 def metrics_table(result) -> Table:

@@ -84,6 +84,7 @@ def hybrid(
             g = _parse_generate(generate)
             instance = generate_hybrid(g["n"], g["m"], g["k"], rng=np.random.default_rng(g["seed"]))
         else:
+            assert instance_path is not None  # exactly one of INSTANCE and --generate (checked above)
             instance = read_hybrid(instance_path)
         b = bounds(instance)
         common = hybrid_instance(instance)
@@ -95,10 +96,10 @@ def hybrid(
             t0 = perf_counter()
             schedule = algorithm.build()(instance)
             seconds = perf_counter() - t0
-            validate(common, schedule, contiguous=algorithm.traits["contiguous"])
+            validate(common, schedule, contiguous=bool(algorithm.traits["contiguous"]))
             makespan = schedule.makespan
             search = search_of(schedule)
-            searches.append((search, algorithm.traits["moldable"]))
+            searches.append((search.lower if search else None, algorithm.traits["moldable"]))
             rows.append(
                 {
                     "algorithm": name,
@@ -110,7 +111,7 @@ def hybrid(
                 }
             )
             schedules[name] = schedule
-        proven = best_lower_bound(instance, searches)
+        proven = best_lower_bound(b.lower, searches, sequential=not instance.moldable.any())
         for row in rows:
             row["best_lower_bound"] = proven
             row["ratio"] = row["makespan"] / proven if proven > 0 else None

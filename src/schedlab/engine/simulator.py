@@ -153,9 +153,9 @@ class Context:
                 raise IllegalDecision(
                     f"cannot move job {self._ids[row]}: it is {_STATE_NAMES[self._state[row]]} at time {self.now}"
                 )
-            size = sum(hi - lo for lo, hi in self._alloc[row])
+            size = sum(hi - lo for lo, hi in self._current(row))
             self._check_allocation(row, alloc, size)
-        olds = [self._alloc[row] for row, _ in items]
+        olds = [self._current(row) for row, _ in items]
         for old in olds:
             self.free.add(old)
         taken = []
@@ -197,6 +197,13 @@ class Context:
         self._launch(row, alloc)
         return alloc
 
+    def _current(self, row: int) -> Allocation:
+        """The allocation of running job ``row``."""
+        alloc = self._alloc[row]
+        if alloc is None:
+            raise IllegalDecision(f"job {self._ids[row]} holds no processors")
+        return alloc
+
     def _launch(self, row: int, alloc: Allocation) -> None:
         self._state[row] = RUNNING
         self._start[row] = self.now
@@ -232,6 +239,7 @@ class Context:
         if self._placed[row] != self._start[row]:
             raise IllegalDecision(f"cannot {action} job {self._ids[row]}: it was moved since it started")
         alloc = self._alloc[row]
+        assert alloc is not None  # set by start while RUNNING
         if not (kept and self.now == self._start[row]):  # a preemption at its start leaves no trace
             self._aborted.append(Piece(row, self._start[row], self.now, alloc, kept))
         self._remaining[row] = self._remaining[row] - (self.now - self._start[row]) if kept else self._duration[row]
@@ -332,7 +340,9 @@ def simulate(
                     continue  # aborted since
                 state[row] = DONE
                 end_times[row] = t
-                free.add(allocs[row])
+                alloc = allocs[row]
+                assert alloc is not None  # set by start while RUNNING
+                free.add(alloc)
                 done.append(row)
             if done:
                 n_done += len(done)

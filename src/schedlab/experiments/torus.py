@@ -36,8 +36,10 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from schedlab.experiments.redirections import _html_table, _markdown_table, _png
-from schedlab.experiments.torus_claims import Claim, capacity_changes, check_claims, saturation_points
+from schedlab.experiments.common import claims_markdown, run_campaigns, write_json
+from schedlab.experiments.common import write_campaigns as write_specs
+from schedlab.experiments.torus_claims import capacity_changes, check_claims, saturation_points
+from schedlab.report.tables import html_table, markdown_table, png
 
 __all__ = ["LOGS", "POLICIES", "Plan", "plan", "reproduce", "write_campaigns", "write_report"]
 
@@ -147,15 +149,14 @@ def _campaign_text(log: str, flat: bool, plan_: Plan) -> str:
 
 def write_campaigns(out, plan_: Plan) -> list[Path]:
     """Write ``<out>/campaigns/torus-<log>-{torus,flat}.toml``; return their paths."""
-    folder = Path(out) / "campaigns"
-    folder.mkdir(parents=True, exist_ok=True)
-    paths = []
-    for log in plan_.logs:
-        for flat in (False, True):
-            path = folder / f"torus-{log}-{'flat' if flat else 'torus'}.toml"
-            path.write_text(_campaign_text(log, flat, plan_), encoding="utf-8")
-            paths.append(path)
-    return paths
+    return write_specs(
+        Path(out),
+        {
+            f"torus-{log}-{'flat' if flat else 'torus'}": _campaign_text(log, flat, plan_)
+            for log in plan_.logs
+            for flat in (False, True)
+        },
+    )
 
 
 # ---------------------------------------------------------------- tables
@@ -260,7 +261,7 @@ def curve_figure(results: pd.DataFrame, log: str, metric: str, policies, title: 
     ax.set_title(title, fontsize="medium")
     ax.grid(alpha=0.3)
     ax.legend(fontsize="small")
-    return _png(figure)
+    return png(figure)
 
 
 def migration_figure(results: pd.DataFrame, log: str) -> bytes:
@@ -291,7 +292,7 @@ def migration_figure(results: pd.DataFrame, log: str) -> bytes:
         ax.grid(alpha=0.3)
         ax.legend(fontsize="x-small")
         ax.title.set_fontsize("medium")
-    return _png(figure)
+    return png(figure)
 
 
 def capacity_figure(results: pd.DataFrame, log: str) -> bytes:
@@ -315,25 +316,17 @@ def capacity_figure(results: pd.DataFrame, log: str) -> bytes:
         ax.set_ylim(0, 1)
     axes[0].set_ylabel("fraction of capacity")
     axes[0].legend(fontsize="small", loc="lower left")
-    return _png(figure)
+    return png(figure)
 
 
 # ---------------------------------------------------------------- report
 
 
-def claims_markdown(claims: list[Claim]) -> str:
-    lines = [
-        "# Krevat (2003), chapter 5: the claims, checked",
-        "",
-        "Saturation: the plateau rule (the three largest c within one point of utilization). "
-        "'holds' needs our number within 5 points (utilization) or 5 % (relative change; 10 % for lost capacity) "
-        "of the thesis's; 'partly': the signs or orderings right, the sizes not.",
-        "",
-    ]
-    for claim in claims:
-        lines += [f"## {claim.number}. {claim.claim}", "", f"**Verdict: {claim.verdict}.**", ""]
-        lines += [f"- {line}" for line in claim.evidence] + [""]
-    return "\n".join(lines)
+CLAIMS_INTRO = (
+    "Saturation: the plateau rule (the three largest c within one point of utilization). 'holds' needs our number "
+    "within 5 points (utilization) or 5 % (relative change; 10 % for lost capacity) of the thesis's; 'partly': the "
+    "signs or orderings right, the sizes not, or a curve reaching the thesis's level without saturating."
+)
 
 
 def write_report(out, results: pd.DataFrame, plan_: Plan, *, wall: float | None = None) -> tuple[list[Path], list]:
@@ -389,7 +382,9 @@ def write_report(out, results: pd.DataFrame, plan_: Plan, *, wall: float | None 
             (out / name).write_bytes(data)
             figures.append((name, caption))
     written += [out / name for name, _ in figures]
-    (out / "claims.md").write_text(claims_markdown(claims), encoding="utf-8")
+    (out / "claims.md").write_text(
+        claims_markdown("Krevat (2003), chapter 5: the claims, checked", CLAIMS_INTRO, claims), encoding="utf-8"
+    )
     written.append(out / "claims.md")
     failed = results[results["state"] != "done"]
     c_text = "; ".join(f"{log}: c = {', '.join(f'{c:g}' for c in cs)}" for log, cs in plan_.c_values.items())
@@ -407,9 +402,9 @@ def write_report(out, results: pd.DataFrame, plan_: Plan, *, wall: float | None 
     ]
     claim_rows = pd.DataFrame([{"claim": f"{c.number}. {c.claim}", "verdict": c.verdict} for c in claims])
     lines = header + ["## Saturation utilization (ours by the plateau rule; the thesis's from its text)", ""]
-    lines += _markdown_table(saturation)
-    lines += ["", "## Capacity at c = 1.0 and 1.2 (changes over FCFS)", ""] + _markdown_table(capacity)
-    lines += ["", "## Claims (details in claims.md)", ""] + _markdown_table(claim_rows)
+    lines += markdown_table(saturation)
+    lines += ["", "## Capacity at c = 1.0 and 1.2 (changes over FCFS)", ""] + markdown_table(capacity)
+    lines += ["", "## Claims (details in claims.md)", ""] + markdown_table(claim_rows)
     lines += ["", "Figures:", ""] + [f"- `{name}`: {caption}" for name, caption in figures]
     if len(failed):
         lines += ["", "## Runs not done", ""] + [
@@ -428,9 +423,9 @@ def write_report(out, results: pd.DataFrame, plan_: Plan, *, wall: float | None 
     page += [f"<p>{esc(line.lstrip('# '))}</p>" for line in header if line.strip()]
     page += [
         "<h2>Saturation utilization</h2>",
-        _html_table(saturation),
+        html_table(saturation),
         "<h2>Capacity at c = 1.0 and 1.2</h2>",
-        _html_table(capacity),
+        html_table(capacity),
         "<h2>Claims</h2>",
     ]
     for claim in claims:
@@ -452,10 +447,8 @@ def reproduce(out, plan_: Plan, *, jobs: int = 1, progress: Callable[[int, int, 
 
     Returns a summary: runs, failed, wall seconds, the claims' verdicts and the files written.
     """
-    from schedlab.campaign.runner import run_spec_files
-
     out = Path(out)
-    tables, wall = run_spec_files(write_campaigns(out, plan_), jobs=jobs, progress=progress)
+    tables, wall = run_campaigns(write_campaigns(out, plan_), jobs=jobs, progress=progress)
     results = tidy(tables)
     files, claims = write_report(out, results, plan_, wall=wall)
     summary = {
@@ -472,6 +465,6 @@ def reproduce(out, plan_: Plan, *, jobs: int = 1, progress: Callable[[int, int, 
         "wall_seconds": wall,
         "claims": {str(c.number): c.verdict for c in claims},
     }
-    (out / "experiment.json").write_text(json.dumps(summary, indent=1) + "\n", encoding="utf-8")
+    write_json(out / "experiment.json", summary)
     summary["files"] = [str(p) for p in files] + [str(out / "experiment.json")]
     return summary

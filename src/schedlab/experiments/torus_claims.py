@@ -19,17 +19,16 @@ text are :data:`THESIS_SATURATION`, :data:`THESIS_CAPACITY_C10` and
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 import pandas as pd
+
+from schedlab.experiments.common import Claim
 
 __all__ = [
     "PLATEAU",
     "THESIS_CAPACITY_C10",
     "THESIS_CAPACITY_C12",
     "THESIS_SATURATION",
-    "Claim",
     "capacity_changes",
     "check_claims",
     "saturation_points",
@@ -54,16 +53,6 @@ THESIS_CAPACITY_C10 = {"bm": (0.15, -0.54), "backfill": (0.15, -0.44), "migratio
 
 THESIS_CAPACITY_C12 = {"bm": 0.34, "backfill": 0.34, "migration": 0.14}
 """SDSC at c = 1.2, Figure 5-7: relative change over FCFS of capacity utilized (Backfill and B+M > 84 %)."""
-
-
-@dataclass(frozen=True, slots=True)
-class Claim:
-    """One claim of the thesis, our verdict (``holds``, ``partly``, ``fails``, ``not measurable``) and the numbers."""
-
-    number: int
-    claim: str
-    verdict: str
-    evidence: list[str]
 
 
 def saturation_points(results: pd.DataFrame, *, plateau: float = PLATEAU) -> pd.DataFrame:
@@ -228,19 +217,20 @@ def check_claims(results: pd.DataFrame, *, tolerance: float = 0.05) -> list[Clai
             claims.append(Claim(number, text, "not measurable", []))
             continue
         evidence, signs, close = [], True, True
-        thesis = THESIS_CAPACITY_C10 if c == 1.0 else THESIS_CAPACITY_C12
-        for policy, expected in thesis.items():
+        expectations: dict[str, tuple[float, float | None]] = (
+            dict(THESIS_CAPACITY_C10) if c == 1.0 else {k: (v, None) for k, v in THESIS_CAPACITY_C12.items()}
+        )
+        for policy, (util_t, lost_t) in expectations.items():
             row = _get(changes, policy=policy)
             if row is None:
                 continue
-            util_t = expected[0] if c == 1.0 else expected
             signs &= row.util_change > 0
             close &= abs(row.util_change - util_t) <= tolerance
             line = f"{policy}: utilized {row.w_util:.3f} ({row.util_change:+.1%}, thesis {util_t:+.0%})"
-            if c == 1.0:
+            if lost_t is not None:
                 signs &= row.lost_change < 0
-                close &= abs(row.lost_change - expected[1]) <= 2 * tolerance
-                line += f", lost {row.w_lost:.3f} ({row.lost_change:+.1%}, thesis {expected[1]:+.0%})"
+                close &= abs(row.lost_change - lost_t) <= 2 * tolerance
+                line += f", lost {row.w_lost:.3f} ({row.lost_change:+.1%}, thesis {lost_t:+.0%})"
             elif policy in ("bm", "backfill"):
                 close &= row.w_util > 0.84
             evidence.append(line)
@@ -280,10 +270,10 @@ def check_claims(results: pd.DataFrame, *, tolerance: float = 0.05) -> list[Clai
         rate_fresh, rate_all = successes / fresh, successes / attempts
         fresh_ok &= low <= rate_fresh <= high
         either_ok &= low <= rate_fresh <= high or low <= rate_all <= high
-        thesis = "almost all" if trace == "NASA" else "about 80 %" if policy == "migration" else "<= 20 %"
+        quoted = "almost all" if trace == "NASA" else "about 80 %" if policy == "migration" else "<= 20 %"
         evidence.append(
             f"{trace} {policy}: {rate_fresh:.1%} of {fresh:,} attempts on a new machine state succeed "
-            f"({rate_all:.1%} of all {attempts:,}); thesis {thesis}"
+            f"({rate_all:.1%} of all {attempts:,}); thesis {quoted}"
         )
     verdict = "holds" if fresh_ok else "partly" if either_ok else "fails"
     claims.append(

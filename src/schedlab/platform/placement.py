@@ -170,7 +170,10 @@ class TorusPlacement:
         return self.torus.round_size(size)
 
     def allocation(self, placement: Placement) -> Allocation:
-        return self.torus.box_allocation(placement[1])
+        box = placement[1]
+        if box is None:
+            raise ArgumentError("a torus placement has a box")
+        return self.torus.box_allocation(box)
 
     # -- MFP ---------------------------------------------------------------
     def _split(self, mask: int) -> list[int]:
@@ -178,10 +181,9 @@ class TorusPlacement:
 
     def _free_flags(self, occ: int, lo: int, hi: int) -> np.ndarray:
         """For boxes ``lo .. hi - 1`` (largest first), whether each misses ``occ`` (one numpy pass)."""
-        hit = None
-        for column, word in zip(self._columns, self._split(occ)):
-            part = column[lo:hi] & np.uint64(word)
-            hit = part if hit is None else hit | part
+        hit = np.zeros(max(hi - lo, 0), dtype=np.uint64)
+        for column, word in zip(self._columns, self._split(occ), strict=True):
+            hit |= column[lo:hi] & np.uint64(word)
         return hit == 0
 
     def _first_free(self, occ: int, need: int = 1) -> int:

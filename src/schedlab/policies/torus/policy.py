@@ -183,6 +183,7 @@ class TorusPolicy:
     # -- engine callbacks --------------------------------------------------------------
     def reset(self, ctx: Context) -> None:
         jobs = ctx.jobs
+        place: FlatPlacement | TorusPlacement
         if self.flat:
             if ctx.platform.shaped:
                 raise InputError(
