@@ -21,6 +21,7 @@ from schedlab.cli.simulate import simulate
 from schedlab.cli.solve import solve_app
 from schedlab.cli.swdual import swdual_app
 from schedlab.cli.tasks import tasks_app
+from schedlab.cli.torus import torus_app
 from schedlab.cli.trace import trace_app
 
 __all__ = ["app"]
@@ -50,3 +51,4 @@ app.add_typer(solve_app, name="solve")
 app.add_typer(swdual_app, name="swdual")
 app.add_typer(campaign_app, name="campaign")
 app.add_typer(reproduce_app, name="reproduce")
+app.add_typer(torus_app, name="torus")

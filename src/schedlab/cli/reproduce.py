@@ -12,6 +12,7 @@ runs in ``OUT/store`` (a rerun with ``--force`` reuses them), and writes CSVs,
 * ``swdual``: Mendonca (2017), ch. 2 (real Smith-Waterman searches timed on this machine's cores, one after
   another and not through the campaign runner, whose parallel runs would share the cores being measured;
   CPU+GPU plans from the calibrated model; the thesis's consistency checks and claims).
+* ``torus``: Krevat (2003) (NASA iPSC and SDSC SP2 spans on a 4x4x8 torus, saturation points, capacity).
 * ``io``: Bleuse (2017), ch. 4-6 (I/O-aware allocation on lines and rings, measured for the first time: ratios
   to the best lower bound and to the optimum, price of the constraints, which bound is tight).
 
@@ -351,4 +352,38 @@ def io(
         typer.echo(
             f"{summary['instances']} instances, {summary['runs']} runs ({summary['failed']} not done) in "
             f"{summary['wall_seconds']:.1f} s; wrote {out_dir}"
+        )
+
+
+@reproduce_app.command("torus")
+def torus(
+    out_dir: Annotated[
+        Path, typer.Option("--out", "-o", help="Directory for campaigns, store, tables, figures and claims.")
+    ],
+    quick: Annotated[bool, typer.Option(help="1,000 jobs per log and c in 0.8, 1.0, 1.2 (seconds).")] = False,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", help="Worker processes (results do not depend on it).")] = 1,
+    seed: Annotated[int, typer.Option(help="Master seed (recorded; the schedulers draw nothing).")] = 0,
+    traces: Annotated[Path, typer.Option("--traces", help="Folder holding the PWA traces.")] = Path("../shared/traces"),
+    count: Annotated[int | None, typer.Option(help="Jobs per log (default 10,000, or 1,000 with --quick).")] = None,
+    skip: Annotated[int, typer.Option(help="Valid jobs of each log left out before the span.")] = 0,
+    log: Annotated[
+        list[str] | None, typer.Option("--log", help="Logs to run: NASA, SDSC (repeatable; default both).")
+    ] = None,
+    force: Annotated[bool, typer.Option(help="Write into a non-empty --out (its stored runs are reused).")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress on stderr.")] = False,
+) -> None:
+    """Krevat (2003) experiment: FCFS, Backfill, Migration and B+M on a 4x4x8 torus and the flat machine, on
+    NASA iPSC/860 and SDSC SP2 with run times scaled by c; saturation points, capacity, migrations, claims."""
+    with one_line_errors():
+        from schedlab.experiments.torus import plan, reproduce
+
+        _check_campaign_options(out_dir, force, jobs, ("--count", count))
+        chosen = plan(traces, quick=quick, seed=seed, count=count, skip=skip, logs=log)
+        with progress_bar(enabled=not quiet and err.is_terminal, what="runs") as progress:
+            summary = reproduce(out_dir, chosen, jobs=jobs, progress=progress)
+    if not quiet:
+        verdicts = ", ".join(f"{k}: {v}" for k, v in summary["claims"].items())
+        typer.echo(
+            f"{summary['runs']} runs ({summary['failed']} not done) in {summary['wall_seconds']:.1f} s; "
+            f"claims {verdicts}; wrote {out_dir}"
         )
