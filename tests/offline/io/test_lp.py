@@ -80,3 +80,20 @@ def test_lp_is_a_lower_bound(inst):
     """Lambda_LP <= OPT (brute force)."""
     opt, _ = brute_force_opt(inst)
     assert solve_lp(inst).value <= opt + 1e-7
+
+
+def test_badly_scaled_times_from_a_trace(traces_dir):
+    """Regression: 200 KTH-SP2 jobs (p from 1 to 209,987 s) once made HiGHS's interior point call the LP
+    infeasible; times are now scaled to the longest job, and both formulations agree."""
+    from schedlab.offline.io.evaluation import generate
+
+    point = {
+        "platform": "line:m=288,io=32",
+        "kind": "pinned",
+        "n": 200,
+        "trace": str(traces_dir / "KTH-SP2-1996-2.1-cln.swf.gz"),
+    }
+    inst = generate(point, 4227036438)
+    assert inst.p.max() / inst.p.min() > 1e5
+    a, b = solve_lp(inst), solve_lp(inst, formulation="windows")
+    assert a.value == pytest.approx(b.value, rel=1e-7) and a.value >= inst.p.max()

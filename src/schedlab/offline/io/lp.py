@@ -108,7 +108,8 @@ def solve_lp(inst: IOInstance, *, formulation: str = "differences") -> LPSolutio
     n = inst.n
     if n == 0:
         return LPSolution(0.0, [], formulation)
-    job, low, high, pw = _window_columns(lows, highs, M, inst.p)
+    scale = float(inst.p.max())  # times in units of the longest job: HiGHS needs well-scaled coefficients
+    job, low, high, pw = _window_columns(lows, highs, M, inst.p / scale)
     K = job.size  # x variables 0 .. K-1, then (differences) the loads L_0 .. L_{M-1}, then Lambda
     col = np.arange(K)
     eq_r, eq_c, eq_v = [job], [col], [np.ones(K)]  # (C3): sum_s x_{j,s} = 1
@@ -153,13 +154,17 @@ def solve_lp(inst: IOInstance, *, formulation: str = "differences") -> LPSolutio
     bounds = np.zeros((n_var, 2))
     bounds[:K, 1] = 1.0
     bounds[K:, 1] = np.inf  # loads and Lambda: >= 0
-    # the interior-point method (with HiGHS's crossover to a basic solution) is 3-7x faster than the simplex here
-    result = linprog(cost, A_ub=a_ub, b_ub=np.zeros(M), A_eq=a_eq, b_eq=b_eq, bounds=bounds, method="highs-ipm")
+    # the interior-point method (with HiGHS's crossover to a basic solution) is 3-7x faster than the simplex
+    # here; the LP is always feasible, so should it stop short, the simplex solves it again
+    for method in ("highs-ipm", "highs-ds"):
+        result = linprog(cost, A_ub=a_ub, b_ub=np.zeros(M), A_eq=a_eq, b_eq=b_eq, bounds=bounds, method=method)
+        if result.status == 0:
+            break
     if result.status != 0:
         raise SchedlabError(f"dedication LP: HiGHS stopped with status {result.status} ({result.message})")
     x = np.clip(result.x[:K], 0.0, 1.0)
     xs = np.split(x, np.cumsum([len(a) for a in lows])[:-1])
-    return LPSolution(float(result.fun), xs, formulation, n_var, int(a_eq.nnz + a_ub.nnz))
+    return LPSolution(float(result.fun) * scale, xs, formulation, n_var, int(a_eq.nnz + a_ub.nnz))
 
 
 def round_half(x: list[np.ndarray]) -> np.ndarray:
