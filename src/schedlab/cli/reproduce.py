@@ -29,12 +29,12 @@ import typer
 
 from schedlab.cli.common import err, one_line_errors, out, progress_bar
 
-reproduce_app = typer.Typer(help="Reproduce a seed's experiments.", no_args_is_help=True)
+reproduce_app = typer.Typer(help="Reproduce the papers' experiments through the campaign runner.", no_args_is_help=True)
 
 
 @reproduce_app.callback()
 def _group() -> None:
-    """Reproduce a seed's experiments (a group, so that ``hybrid`` stays a sub-command on its own)."""
+    """Reproduce the papers' experiments (a group, so that every experiment is a sub-command)."""
 
 
 def _check_campaign_options(out_dir: Path, force: bool, jobs: int, count: tuple[str, int | None]) -> None:
