@@ -22,11 +22,12 @@ demo: $(VENV)/.installed
 test: browser $(VENV)/.installed
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
-# Static checks: lint, formatting, the layers of docs/architecture.md.
+# Static checks: lint, formatting, the layers of docs/architecture.md, types.
 lint: $(VENV)/.installed
 	$(BIN)/ruff check src tests benchmarks scripts
 	$(BIN)/ruff format --check src tests benchmarks scripts
 	$(BIN)/lint-imports
+	$(BIN)/mypy src/schedlab
 
 # Headless Chromium + chromedriver for tests/test_browser.py: installed with apt as root, else that test skips.
 browser:

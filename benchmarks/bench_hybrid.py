@@ -22,7 +22,7 @@ import time
 import numpy as np
 
 from schedlab.offline.hybrid import hybrid_instance, search_of
-from schedlab.offline.hybrid.bounds import best_lower_bound
+from schedlab.offline.hybrid.bounds import best_lower_bound, bounds
 from schedlab.registry import get
 from schedlab.validation import validate
 from schedlab.workload.hybrid import generate_hybrid
@@ -58,7 +58,7 @@ def main(argv: list[str] | None = None) -> int:
                     times.append(time.perf_counter() - t0)
                 validate(common, schedule, contiguous=algo.traits["contiguous"])
                 search = search_of(schedule)
-                searches.append((search, algo.traits["moldable"]))
+                searches.append((search.lower if search else None, algo.traits["moldable"]))
                 mib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
                 rows.append(
                     (
@@ -69,7 +69,7 @@ def main(argv: list[str] | None = None) -> int:
                         mib,
                     )
                 )
-            best_lower = best_lower_bound(instance, searches)
+            best_lower = best_lower_bound(bounds(instance).lower, searches, sequential=not instance.moldable.any())
             print(f"| {label} | (generation) | {gen:.3f} | | | | |")
             for name, sec, steps, makespan, mib in rows:
                 print(

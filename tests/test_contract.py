@@ -20,18 +20,20 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hybrid_strategies import moldable_instances, sequential_instances
+from io_strategies import io_instances
 from schedlab.engine import simulate
 from schedlab.errors import InputError
 from schedlab.metrics import topology_metrics
+from schedlab.offline import io as io_offline
 from schedlab.offline.hybrid import HybridError, brute_force_opt, hybrid_instance
 from schedlab.output import write_jobs_csv
 from schedlab.platform import Machine
 from schedlab.platform.tree import FatTree
-from schedlab.registry import ALGORITHMS, HYBRID, MOLDABLE, RIGID, STRETCH, TASKS, Algorithm
+from schedlab.registry import ALGORITHMS, HYBRID, IO, MOLDABLE, PARTITIONS, RIGID, STRETCH, TASKS, Algorithm
 from schedlab.schedule import Instance
 from schedlab.validation import validate
 from schedlab.workload.jobs import JobTable
-from strategies import rigid_instances
+from strategies import partition_instances, rigid_instances
 from stretch_cases import moldable_instance, moldable_task_instances, table
 
 NAMES = list(ALGORITHMS)
@@ -62,6 +64,17 @@ def instances(algorithm: Algorithm, **kw):
         return clustered_jobs()
     if algorithm.family == HYBRID:
         return moldable_instances(max_n=4) | sequential_instances(max_n=5)
+    if algorithm.family == IO:  # tiny lines and rings meeting the algorithm's requirement
+        tiny = {"max_jobs": 4, "max_p": 5, "max_m": 9}
+        return {
+            "pinned": io_instances(kind="pinned", multi=True, **tiny),
+            "unpinned": io_instances(kind="unpinned", uniform=True, **tiny),
+            "unit-pinned": io_instances(topology="line", unit=True, **tiny),
+            "per-io-node": io_instances(uniform=True, max_q=1, **tiny),
+            "any": io_instances(kind="mixed", multi=True, **tiny),
+        }[algorithm.traits["requires"]]
+    if algorithm.family == PARTITIONS:
+        return partition_instances(flat=bool(algorithm.bound.get("flat")), **kw)
     raise AssertionError(f"no instances for the family {algorithm.family!r}: add them here")
 
 
@@ -75,6 +88,8 @@ def solve(algorithm: Algorithm, instance):
         except HybridError:
             assert algorithm.name in ("cpu-only", "gpu-only")
             return None
+    if algorithm.family == IO:
+        return io_offline.io_instance(instance), algorithm.build()(instance)
     return instance, algorithm.build()(instance)
 
 
@@ -188,8 +203,9 @@ def test_run_times_hidden_unless_clairvoyant(name):
 @settings(max_examples=25, deadline=None)
 @given(data=st.data())
 def test_offline_ratio_holds(name, data):
-    """Makespan <= ratio x cutoff x OPT: OPT by brute force (CPU+GPU), or a lower bound on it (rigid jobs:
-    max(area / m, longest job) <= OPT, so staying within ratio x the bound is stronger)."""
+    """Makespan <= ratio x cutoff x OPT: OPT by brute force (CPU+GPU, I/O-aware: with the ratio proven for
+    that instance's platform), or a lower bound on it (rigid jobs: max(area / m, longest job) <= OPT, so
+    staying within ratio x the bound is stronger)."""
     algorithm = ALGORITHMS[name]
     instance = data.draw(instances(algorithm))
     solved = solve(algorithm, instance)
@@ -197,7 +213,11 @@ def test_offline_ratio_holds(name, data):
         return
     common, schedule = solved
     cutoff = next((p.default for p in algorithm.parameters() if p.name == "cutoff"), 1.0)
-    if algorithm.family == HYBRID:
+    ratio = algorithm.ratio
+    if algorithm.family == IO:
+        reference = io_offline.brute_force_opt(instance)[0]
+        ratio = io_offline.proven_ratio(algorithm.traits, instance.platform) or ratio
+    elif algorithm.family == HYBRID:
         if not (algorithm.traits["moldable"] or not instance.moldable.any()):
             return  # the guarantee covers sequential tasks only
         reference = brute_force_opt(instance)[0]
@@ -208,5 +228,5 @@ def test_offline_ratio_holds(name, data):
         if name == "nfdh-local":
             shape = topology_metrics(common, schedule)
             assert shape["n_contiguous"] == shape["n_local"] == len(jobs)
-    assert schedule.makespan <= algorithm.ratio * cutoff * reference * (1 + 1e-12) + 1e-9
+    assert schedule.makespan <= ratio * cutoff * reference * (1 + 1e-12) + 1e-9
     assert math.isfinite(schedule.makespan)

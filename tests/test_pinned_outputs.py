@@ -277,10 +277,10 @@ PINNED_REPRODUCTIONS = {
     ("locality-ch4", "summary.csv"): "a525769b3c5febd4",
     ("hybrid", "runs.csv"): "b4b3108e226f9a83",
     ("hybrid", "steps.csv"): "abd848c1b884ca5d",
-    ("stretch", "runs-sequential.csv"): "8df5ab854cb7a06a",
-    ("stretch", "runs-reservation.csv"): "b6105ae29bafbc58",
-    ("stretch", "runs-logs.csv"): "57a90bd1e0826923",
-    ("stretch", "runs-ssm.csv"): "da6ebec3e4c38c02",
+    ("stretch", "runs-sequential.csv"): "bdf4a264b84092e9",
+    ("stretch", "runs-reservation.csv"): "894249cadf39e3d6",
+    ("stretch", "runs-logs.csv"): "e0ae14ea669391f1",
+    ("stretch", "runs-ssm.csv"): "0b82ee2df506ac0d",
     ("stretch", "fig1b.csv"): "7d0245750691a3bd",
 }
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from schedlab.errors import InputError
 
@@ -36,7 +37,7 @@ class Param:
     high: float | None = None
     open_low: bool = False
     open_high: bool = False
-    check: Callable[[object], object] | None = None
+    check: Callable[[Any], object] | None = None  # called with the converted value, of the parameter's type
 
     def allowed(self) -> str:
         """The allowed values in words (``one of a, b``, ``>= 1``, ``in (0, 1]``), or ``""``."""
@@ -73,7 +74,7 @@ def convert(field: str, value: object, default: object) -> object:
     Booleans read true/false, yes/no, 1/0; an integer is accepted for a float
     parameter; a float with an integral value for an int parameter (TOML's 3.0).
     """
-    kind = type(default)
+    kind: type[Any] = type(default)  # bool, int, float or str: each builds from text
     if isinstance(value, str) and kind is not str:
         text = value.strip().lower()
         try:

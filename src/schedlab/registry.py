@@ -18,9 +18,13 @@ import inspect
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import partial
+from typing import Any
 
 from schedlab.errors import InputError
 from schedlab.offline import hybrid
+from schedlab.offline import io as io_offline
+from schedlab.offline.hybrid import evaluation as hybrid_evaluation
+from schedlab.offline.io import evaluation as io_evaluation
 from schedlab.offline.nfdh import nfdh_local
 from schedlab.parameters import Param, convert
 from schedlab.policies.rigid import EASY, FCFS, Conservative
@@ -34,9 +38,25 @@ from schedlab.policies.stretch import (
     Split,
     StretchFCFS,
 )
+from schedlab.policies.stretch import evaluation as stretch_evaluation
 from schedlab.policies.tasks import GSPT, GSPTRD, GSPTRR, GSRPT, SPT, SPTRD, SPTRR, SRPT
+from schedlab.policies.torus import TorusPolicy
+from schedlab.schedule import Instance, Schedule
 
-__all__ = ["ALGORITHMS", "Algorithm", "Parameter", "get", "make_policy", "names", "register"]
+__all__ = [
+    "ALGORITHMS",
+    "FAMILIES",
+    "IO",
+    "Algorithm",
+    "Family",
+    "Parameter",
+    "family",
+    "get",
+    "make_policy",
+    "names",
+    "register",
+    "register_family",
+]
 
 _SCALARS = (bool, int, float, str)
 
@@ -184,12 +204,57 @@ def make_policy(name: str, params: Mapping[str, object] | None = None):
     return get(name, kind="online").build(params)
 
 
+@dataclass(frozen=True)
+class Family:
+    """How a campaign runs a family's offline algorithms on generated instances.
+
+    Attributes
+    ----------
+    name : str
+        The family (as in :attr:`Algorithm.family`).
+    generate : callable
+        ``generate(point, seed)``: the family's instance for one grid point (``{"n": 100, ...}``).
+    instance_seed : callable
+        ``instance_seed(master, point, sample)``: the seed of one generated instance.
+    common : callable
+        ``common(instance)``: the :class:`~schedlab.schedule.Instance` the validator checks schedules against.
+    measure : callable
+        ``measure(instance, schedule)``: the family's own values of a run (lower bounds, search steps...).
+    columns : tuple of (name, Arrow type name)
+        The keys :attr:`measure` returns and how the store types them.
+    """
+
+    name: str
+    generate: Callable[[Mapping, int], Any]
+    instance_seed: Callable[[int, Mapping, int], int]
+    common: Callable[[Any], Instance]
+    measure: Callable[[Any, Schedule], dict]
+    columns: tuple[tuple[str, str], ...]
+
+
+FAMILIES: dict[str, Family] = {}
+
+
+def register_family(record: Family) -> None:
+    """Let campaigns generate instances of ``record.name`` and run its offline algorithms on them."""
+    FAMILIES[record.name] = record
+
+
+def family(name: str) -> Family:
+    """The family record ``name``; InputError listing the families campaigns can generate."""
+    if name not in FAMILIES:
+        raise InputError("generate", field="family", value=name, expected=f"one of {', '.join(sorted(FAMILIES))}")
+    return FAMILIES[name]
+
+
 # -- the registry ----------------------------------------------------------------------------------------
 MENDONCA = "Mendonca (2017)"
 LUCARELLI = "Lucarelli, Mendonca and Trystram (2017)"
 BLEUSE = "Bleuse (2017)"
+KREVAT = "Krevat (2003)"
 SAULE = "Saule, Bozdag and Catalyurek (2014)"
-RIGID, TASKS, HYBRID = "rigid jobs", "independent tasks", "CPU+GPU tasks"
+RIGID, TASKS, HYBRID, IO = "rigid jobs", "independent tasks", "CPU+GPU tasks", "I/O-aware rigid jobs"
+PARTITIONS = "jobs on torus partitions"
 STRETCH, MOLDABLE = "max-stretch tasks", "moldable tasks"
 
 register(
@@ -250,6 +315,46 @@ for _cls, _section in (
         "none proven; reductions to the base policy tested (tau > n, c = 0)",
     )
 
+for _name, _bound, _section, _guarantee in (
+    ("torus-fcfs", {}, "ch. 2 (Scheduler 1)", "none; schedules jobs in arrival order (tested)"),
+    (
+        "torus-backfill",
+        {"backfill": True},
+        "ch. 2 (Scheduler 2)",
+        "the head is never scheduled after its first reservation, with exact estimates (tested)",
+    ),
+    (
+        "torus-migration",
+        {"migration": True},
+        "ch. 2 (Scheduler 3)",
+        "arrival order kept; an applied migration strictly enlarges the largest free partition (tested)",
+    ),
+    (
+        "torus-bm",
+        {"backfill": True, "migration": True},
+        "ch. 2 (Scheduler 4, B+M)",
+        "an applied migration strictly enlarges the largest free partition (tested)",
+    ),
+    ("flat-fcfs", {"flat": True}, "section 5.2 (flat machine)", "none; schedules jobs in arrival order (tested)"),
+    (
+        "flat-backfill",
+        {"flat": True, "backfill": True, "reservation": "flexible"},
+        "section 5.2 (flat machine)",
+        "EASY backfilling: equals the easy policy without start delay (tested)",
+    ),
+):
+    register(
+        _name,
+        PARTITIONS,
+        "online",
+        "simulate",
+        TorusPolicy,
+        f"{KREVAT}, {_section}",
+        _guarantee,
+        bound={"backfill": False, "migration": False, "flat": False, **_bound},
+        traits={"runtime": "partition"},
+    )
+
 register(
     "fcfs-stretch",
     STRETCH,
@@ -279,14 +384,25 @@ register(
     "an f(Delta)-approximation on m' processors gives f(Delta^(1/rho)) on rho m' (Theorem 3.6); "
     "equals independent runs of the base policy per group (tested)",
 )
-for _cls, _source, _guarantee in (
+for _moldable, _source, _guarantee in (
     (DBOS, "section 6, Algorithm 2", "none proven; every plan meets the deadlines of its target stretch (tested)"),
     (Iterative, "section 5.4 (Sabin et al. 2006)", "none; mean flow never worse than one processor each (tested)"),
     (ImprovedIterative, "section 5.4", "none; equals Iterative on convex speed-ups (tested)"),
     (ScojoLike, "section 5.5: an APPROXIMATION of SCOJO-P (Barsanti and Sodan 2006)", "none"),
     (MoldableFCFS, "section 7.2 (FCFS-sequential)", "Theorem 3.1's bound on the one-processor times"),
 ):
-    register(_cls.name, MOLDABLE, "online", "moldable simulate", _cls, f"{SAULE}, {_source}", _guarantee)
+    register(_moldable.name, MOLDABLE, "online", "moldable simulate", _moldable, f"{SAULE}, {_source}", _guarantee)
+for _family in (STRETCH, MOLDABLE):
+    register_family(
+        Family(
+            _family,
+            stretch_evaluation.generate,
+            stretch_evaluation.instance_seed,
+            stretch_evaluation.common,
+            stretch_evaluation.measure,
+            stretch_evaluation.COLUMNS,
+        )
+    )
 
 register(
     "approx32",
@@ -396,3 +512,108 @@ for _function, _what in (
         "none",
         traits={"contiguous": True, "moldable": False},
     )
+
+register_family(
+    Family(
+        HYBRID,
+        hybrid_evaluation.generate,
+        hybrid_evaluation.instance_seed,
+        hybrid.hybrid_instance,
+        hybrid_evaluation.measure,
+        hybrid_evaluation.COLUMNS,
+    )
+)
+
+# I/O-aware rigid jobs on a line or a ring (Bleuse 2017, ch. 4-5). traits: "requires" names what the algorithm
+# needs of an instance (schedlab.offline.io.REQUIREMENTS); "ratio_of" gives its proven ratio on one platform,
+# ``ratio`` the largest over lines and rings, shared and exclusive I/O.
+register(
+    "pinned",
+    IO,
+    "offline",
+    "solve io",
+    io_offline.pinned_two_phase,
+    f"{BLEUSE}, ch. 5 section 5.3.2 (Theorem 5.9, Algorithm 3 after Gergov 1999)",
+    "makespan <= 3 Lambda_round <= 6 Lambda_LP <= 6 OPT on a line; <= 8 OPT on a ring (cut and append)",
+    ratio=8.0,
+    traits={"requires": "pinned", "ratio_of": io_offline.pinned_ratio},
+)
+register(
+    "pinned-best",
+    IO,
+    "offline",
+    "solve io",
+    io_offline.pinned_two_phase,
+    f"{BLEUSE}, ch. 5 section 5.3.2; the dedicated windows also list-scheduled, the shorter schedule kept",
+    "the guarantee of pinned (6 OPT on a line, 8 OPT on a ring): never longer than it",
+    ratio=8.0,
+    bound={"phase2": "best"},
+    traits={"requires": "pinned", "ratio_of": io_offline.pinned_ratio},
+)
+for _strip in ("nfdh", "ffdh"):
+    register(
+        "unpinned" if _strip == "nfdh" else f"unpinned-{_strip}",
+        IO,
+        "offline",
+        "solve io",
+        io_offline.unpinned_meta,
+        f"{BLEUSE}, ch. 5 section 5.2.2 (Theorem 5.4); Coffman et al. (1980) for {_strip.upper()}",
+        "makespan <= (rho + rho') OPT on a line with exclusive I/O (LPT rho = 4/3 - 1/(3 m_IO), "
+        f"{_strip.upper()} rho' = {io_offline.unpinned.STRIP_RATIOS[_strip]:g}); 2 rho + rho' shared; "
+        "one more rho' on a ring",
+        ratio=2 * 4 / 3 + 2 * io_offline.unpinned.STRIP_RATIOS[_strip],
+        bound={"strip": _strip},
+        traits={"requires": "unpinned", "ratio_of": partial(io_offline.unpinned_ratio, strip=_strip)},
+    )
+register(
+    "unit-pinned",
+    IO,
+    "offline",
+    "solve io",
+    io_offline.unit_pinned,
+    f"{BLEUSE}, ch. 5 Table 5.1 (unit jobs, pinned I/O: a 2-approximation)",
+    "makespan = Lambda_round <= 2 Lambda_LP <= 2 OPT (equal processing times, a line)",
+    ratio=2.0,
+    traits={"requires": "unit-pinned", "ratio_of": lambda platform: 2.0},
+)
+register(
+    "per-io-node",
+    IO,
+    "offline",
+    "solve io",
+    io_offline.per_io_node,
+    f"{BLEUSE}, ch. 5 section 5.2.1 (one exclusive I/O node: 1||Cmax; I/O nodes farther apart than the widest job)",
+    "optimal with exclusive I/O; <= 2 OPT with shared I/O (Prop. 4.2)",
+    ratio=2.0,
+    traits={"requires": "per-io-node", "ratio_of": lambda platform: 1.0 if platform.exclusive else 2.0},
+)
+register(
+    "greedy",
+    IO,
+    "offline",
+    "solve io",
+    io_offline.greedy,
+    "List scheduling over convex and local allocations (a baseline; no algorithm of the thesis)",
+    "none; every schedule valid (tested)",
+    traits={"requires": "any"},
+)
+register(
+    "sequential",
+    IO,
+    "offline",
+    "solve io",
+    io_offline.sequential,
+    f"{BLEUSE}, ch. 5 section 5.2.1 (one exclusive I/O node: 1||Cmax, jobs one after another)",
+    "makespan = sum p_j: optimal when every job needs the one exclusive I/O node",
+    traits={"requires": "any"},
+)
+register_family(
+    Family(
+        IO,
+        io_evaluation.generate,
+        io_evaluation.instance_seed,
+        io_offline.io_instance,
+        io_evaluation.measure,
+        io_evaluation.COLUMNS,
+    )
+)

@@ -20,18 +20,20 @@ import numpy as np
 from schedlab import __version__
 from schedlab.engine.simulator import ProgressCallback, simulate
 from schedlab.errors import InputError
-from schedlab.metrics import aggregate, stretch_metrics, topology_metrics
-from schedlab.output import write_jobs_csv, write_metrics_json
+from schedlab.metrics import aggregate, partition_metrics, stretch_metrics, topology_metrics
+from schedlab.output import write_jobs_csv, write_metrics_json, write_moves_csv
 from schedlab.platform.base import Platform
 from schedlab.platform.homogeneous import Machine
 from schedlab.platform.registry import parse_platform
-from schedlab.registry import make_policy
-from schedlab.runtime.moldable import MoldableTimes, moldable_jobs
+from schedlab.policies.stretch.evaluation import task_instance
+from schedlab.registry import get
+from schedlab.runtime.base import RigidRuntime
+from schedlab.runtime.partition import PartitionRuntime
 from schedlab.runtime.penalty import parse_penalty
 from schedlab.schedule import Instance, Schedule
 from schedlab.validation import validate
 from schedlab.workload.batsim import read_batsim
-from schedlab.workload.filters import FilterReport, to_jobs
+from schedlab.workload.filters import FilterReport, scale_times, to_jobs
 from schedlab.workload.moldable import MoldableTasks, from_swf
 from schedlab.workload.moldable_csv import read_sequential_tasks_csv, read_tasks_csv
 from schedlab.workload.swf import read_swf
@@ -45,6 +47,7 @@ def load_instance(
     status: int | None = None,
     window: tuple[float, float] | None = None,
     platform: str | Platform | None = None,
+    runtime_scale: float = 1.0,
 ) -> tuple[Instance, FilterReport | None]:
     """Read a workload file and build the instance to simulate.
 
@@ -58,6 +61,9 @@ def load_instance(
     ``fat-tree:1,2,8,240``, see :func:`schedlab.platform.registry.parse_platform`)
     replaces the plain machine; its size is then the machine size (``procs``,
     if given, must agree), so wider jobs are filtered out.
+
+    ``runtime_scale`` multiplies every run and requested time (Krevat 2003's
+    load factor ``c``; :func:`~schedlab.workload.filters.scale_times`).
 
     Raises
     ------
@@ -80,10 +86,12 @@ def load_instance(
         if status is not None or window is not None:
             raise InputError(path, message="--status and --window apply to SWF traces only")
         jobs, nb_res = read_batsim(path)
+        jobs = scale_times(jobs, runtime_scale)
         return Instance(jobs, tree if tree is not None else Machine(procs if procs is not None else nb_res)), None
     jobs, report = to_jobs(read_swf(path), procs=procs, status=status, window=window)
     if tree is not None:
         report = replace(report, machine_how=f"--platform {tree.name}")
+    jobs = scale_times(jobs, runtime_scale)
     return Instance(jobs, tree if tree is not None else Machine(report.machine_procs)), report
 
 
@@ -110,7 +118,8 @@ class Run:
         )
 
     def write(self, out: str | os.PathLike, *, force: bool = False) -> list[Path]:
-        """Write ``jobs.csv`` and ``metrics.json`` into directory ``out`` and return their paths.
+        """Write ``jobs.csv`` and ``metrics.json`` (and ``moves.csv`` when jobs were migrated) into directory
+        ``out`` and return their paths.
 
         An existing non-empty directory is refused unless ``force``, so a run never overwrites another by accident.
         """
@@ -124,8 +133,12 @@ class Run:
         jobs_csv, metrics_json = out / "jobs.csv", out / "metrics.json"
         write_jobs_csv(jobs_csv, self.instance, self.schedule, tau=self.metrics["tau"])
         write_metrics_json(metrics_json, self.metrics, extra={"run": self.info})
+        written = [jobs_csv, metrics_json]
+        if any(piece.moved for piece in self.schedule.aborted):
+            written.append(out / "moves.csv")
+            write_moves_csv(written[-1], self.instance, self.schedule)
         self.seconds["write"] = time.perf_counter() - began
-        return [jobs_csv, metrics_json]
+        return written
 
 
 def tasks_instance(tasks: TaskWorkload) -> Instance:
@@ -147,12 +160,7 @@ def moldable_instance(tasks: MoldableTasks, m: int) -> Instance:
     InputError
         ``m`` < 1, or a run-time table narrower than the machine.
     """
-    m = _machine_size(m)
-    if tasks.n_procs < m:
-        raise InputError(
-            tasks.source, field="run-time table", value=f"{tasks.n_procs} processor counts", expected=f"at least {m}"
-        )
-    return Instance(moldable_jobs(tasks), Machine(m), MoldableTimes(tasks))
+    return task_instance(tasks, _machine_size(m))
 
 
 def load_sequential_tasks(path: str | os.PathLike, *, m: int) -> Instance:
@@ -197,6 +205,7 @@ def run(
     progress: ProgressCallback | None = None,
     report: FilterReport | None = None,
     penalty: str | None = None,
+    runtime_scale: float = 1.0,
     stretch: bool = False,
 ) -> Run:
     """Simulate the registered ``policy`` (with ``params``) on ``instance``, validate and measure it.
@@ -210,23 +219,35 @@ def run(
     (:mod:`schedlab.runtime.penalty`). On a platform that measures allocations
     (a fat tree), the metrics include :func:`~schedlab.metrics.topology_metrics`;
     on a platform given by ``--platform``, the run information records it and
-    the penalty. ``stretch`` adds the max-stretch objectives of independent tasks
-    (:func:`~schedlab.metrics.stretch_metrics`: stretch relative to the one-processor time, flow, load,
-    Delta, fairness counts).
+    the penalty. ``runtime_scale`` is the load factor the instance's times were
+    scaled by when loaded (recorded when not 1). A policy registered with the
+    ``partition`` run-time trait (the torus schedulers of Krevat 2003) runs
+    its jobs under :class:`~schedlab.runtime.partition.PartitionRuntime`
+    unless the instance has a model of its own, and its capacity and
+    migration counters are added to the metrics. ``stretch`` adds the
+    max-stretch objectives of independent tasks (:func:`~schedlab.metrics.stretch_metrics`:
+    stretch relative to the one-processor time, flow, load, Delta, fairness counts).
     """
     seconds = {}
     if penalty is not None:
         instance = replace(instance, runtime=parse_penalty(penalty, instance.platform, instance.jobs))
+    algorithm = get(policy, kind="online")
+    chosen = algorithm.build(params)
+    if algorithm.traits.get("runtime") == "partition" and isinstance(instance.runtime, RigidRuntime):
+        # Krevat (2003): a job may run on a larger partition than it asked, and is never killed
+        instance = replace(instance, runtime=PartitionRuntime(instance.jobs))
     began = time.perf_counter()
-    chosen = make_policy(policy, params)
     schedule = simulate(instance, chosen, rng=np.random.default_rng(seed), progress=progress)
     seconds["simulate"] = time.perf_counter() - began
+    if hasattr(chosen, "seconds_total"):  # time inside a partition scheduler (Krevat 2003), kept out of files
+        seconds["scheduler"] = chosen.seconds_total
     if check:
         began = time.perf_counter()
         validate(instance, schedule)
         seconds["validate"] = time.perf_counter() - began
     metrics = aggregate(instance, schedule, tau=tau)
     metrics.update(topology_metrics(instance, schedule))
+    metrics.update(partition_metrics(instance, schedule))
     if stretch:
         metrics.update(stretch_metrics(instance, schedule))
     info = {
@@ -241,6 +262,8 @@ def run(
     if spec is not None:
         info["platform"] = spec
         info["penalty"] = instance.runtime.describe()
+    if runtime_scale != 1.0:
+        info["runtime_scale"] = runtime_scale
     if report is not None:
         info["machine_size_from"] = report.machine_how
         info["filters"] = {what: count for what, count in report.dropped}

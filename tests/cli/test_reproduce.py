@@ -81,3 +81,56 @@ def test_errors_are_one_line(tmp_path):
     result = invoke("--out", tmp_path / "new", *TINY, "--jobs", "0")
     assert result.exit_code == 1 and "--jobs" in result.output
     assert not (tmp_path / "new").exists()
+
+
+# -- schedlab reproduce io -----------------------------------------------------------------------------
+def _rows_without_seconds(path):
+    with open(path) as f:
+        rows = list(csv.DictReader(f))
+    return [{k: v for k, v in r.items() if k != "seconds"} for r in rows]
+
+
+def test_io_quick_writes_everything(tmp_path):
+    from schedlab.experiments.io import QUICK_FAMILIES
+    from schedlab.experiments.io import RUN_COLUMNS as IO_COLUMNS
+
+    one = tmp_path / "one"
+    result = runner.invoke(reproduce_app, ["io", "--out", str(one), "--quick", "--no-traces", "--quiet"])
+    assert result.exit_code == 0, result.output
+    for name in (
+        "runs.csv",
+        "summary.csv",
+        "summary.md",
+        "summary.html",
+        "experiment.json",
+        "fig-ratio-lb.png",
+        "fig-price.png",
+        "fig-ratio-opt.png",
+    ):
+        assert (one / name).stat().st_size > 0, name
+    rows = _rows_without_seconds(one / "runs.csv")
+    assert list(rows[0]) == [c for c in IO_COLUMNS if c != "seconds"]
+    families = {r["family"] for r in rows}
+    assert families == {f.name for f in QUICK_FAMILIES if f.trace is None}
+    text = (one / "summary.md").read_text()
+    for title in (
+        "Worst measured ratios",
+        "Makespan / optimum on tiny instances",
+        "Price of the constraints",
+        "Which lower bound is the best",
+        "Pinned two-phase step by step",
+    ):
+        assert title in text
+    assert "| False |" not in text  # no proven ratio exceeded
+    assert sorted(p.name for p in (one / "campaigns").iterdir()) == ["io-0.toml", "io-1.toml", "io-2.toml"]
+    assert (one / "store").is_dir()
+
+
+def test_io_errors_are_one_line(tmp_path):
+    cases = [
+        (["io", "--out", str(tmp_path / "a"), "--quick", "--traces", str(tmp_path)], "(or --no-traces)"),
+        (["io", "--out", str(tmp_path / "b"), "--quick", "--no-traces", "--algo", "nope"], "unknown algorithm 'nope'"),
+    ]
+    for args, message in cases:
+        result = runner.invoke(reproduce_app, args)
+        assert result.exit_code == 1 and message in result.output, result.output

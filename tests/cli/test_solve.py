@@ -95,3 +95,76 @@ def test_gantt(tmp_path):
     result = invoke("solve", "hybrid", path, "--algo", "approx2,heft", "--gantt", tmp_path / "many.png")
     assert result.exit_code == 0, result.output
     assert (tmp_path / "many_approx2.png").exists() and (tmp_path / "many_heft.png").exists()
+
+
+# -- schedlab solve io ---------------------------------------------------------------------------------
+IO_INSTANCE = {
+    "platform": "line:m=12,io=3",
+    "jobs": [
+        {"id": 1, "p": 1, "q": 3, "io": [4]},
+        {"id": 2, "p": 1, "q": 3, "io": [4]},
+        {"id": 3, "p": 1, "q": 3, "io": [4]},
+    ],
+}
+
+
+def test_io_instance_file_json(tmp_path):
+    """Three unit jobs of 3 nodes on I/O node 4: LP 1.5 (the best bound), OPT 2, every algorithm validated."""
+    path = tmp_path / "io.json"
+    path.write_text(json.dumps(IO_INSTANCE))
+    result = invoke("solve", "io", path, "--algo", "pinned,unit-pinned,greedy,sequential", "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert data["bounds"]["lp"] == 1.5 and data["bounds"]["tight"] == "io"
+    rows = {r["algorithm"]: r for r in data["results"]}
+    assert rows["sequential"]["makespan"] == 3 and rows["greedy"]["makespan"] == 2
+    assert 2 <= rows["unit-pinned"]["makespan"] <= 3 and rows["unit-pinned"]["proven_ratio"] == 2
+    assert rows["pinned"]["proven_ratio"] == 6 and rows["pinned"]["lp"] == 1.5
+
+
+def test_io_generate_gantt_and_out(tmp_path):
+    out = tmp_path / "run"
+    gantt = tmp_path / "g.png"
+    result = invoke(
+        "solve",
+        "io",
+        "--generate",
+        "ring:m=16,io=4,n=12,seed=3,kind=unpinned",
+        "--algo",
+        "unpinned-ffdh",
+        "--param",
+        "pcmax=exact",
+        "--out",
+        out,
+        "--gantt",
+        gantt,
+    )
+    assert result.exit_code == 0, result.output
+    assert "12 unpinned jobs on ring:m=16,io=4" in result.output and gantt.stat().st_size > 1000
+    schedule = json.loads((out / "schedule_unpinned-ffdh.json").read_text())
+    assert schedule["algorithm"] == "unpinned[exact,ffdh]" and len(schedule["jobs"]) == 12
+    assert all(len(job["io"]) == 1 for job in schedule["jobs"])
+    assert json.loads((out / "instance.json").read_text())["platform"]["topology"] == "ring"
+
+
+def test_io_default_algorithm_follows_the_jobs():
+    result = invoke("solve", "io", "--generate", "line:m=32,io=4,n=20,seed=1", "--json")
+    assert [r["algorithm"] for r in json.loads(result.output)["results"]] == ["pinned"]
+
+
+def test_io_errors_are_one_line(tmp_path):
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps({**IO_INSTANCE, "jobs": [{"p": 1, "q": 3, "io": [5]}]}))
+    cases = [
+        (("solve", "io", bad), "bad.json: jobs[0].io[0] = 5, expected an I/O node id"),
+        (("solve", "io", "--generate", "ring:m=2,io=1,n=3"), "expected at least 3 nodes on a ring"),
+        (("solve", "io", "--generate", "line:m=32,io=4,n=4", "--algo", "unpinned"), "unpinned needs: unpinned"),
+        (
+            ("solve", "io", "--generate", "line:m=32,io=4,n=4", "--algo", "pinned", "--param", "shelves=tall"),
+            "pinned shelves = tall, expected one of compressed, uncompressed",
+        ),
+        (("solve", "io"), "give either INSTANCE or --generate"),
+    ]
+    for args, message in cases:
+        result = invoke(*args)
+        assert result.exit_code == 1 and message in result.output and result.output.count("\n") == 1, result.output

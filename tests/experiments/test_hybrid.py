@@ -1,7 +1,8 @@
-"""The seed 003 ch. 3 experiment runner (spec 003 sections 5.2, 7.1) and the APPROX-3/2 options it compares."""
+"""Bleuse (2017), ch. 3 reproduction through the campaign runner, and the APPROX-3/2 options it compares."""
 
 from __future__ import annotations
 
+import csv
 import math
 
 import numpy as np
@@ -9,6 +10,8 @@ import pytest
 from hypothesis import given, settings
 
 from hybrid_strategies import check, moldable_instances
+from schedlab.campaign import expand, load_campaign
+from schedlab.experiments.common import write_campaigns
 from schedlab.experiments.hybrid import (
     FULL_GRID,
     QUICK_GRID,
@@ -17,14 +20,12 @@ from schedlab.experiments.hybrid import (
     TIMING_COLUMNS,
     Grid,
     aggregate,
-    expand_grid,
+    campaign_text,
     experiment_algorithms,
-    instance_for,
-    run_experiment,
-    run_instance,
+    reproduce,
 )
 from schedlab.offline.hybrid import approx32, approx32_detail, brute_force_opt, search_of
-from schedlab.registry import HYBRID, names
+from schedlab.registry import HYBRID, family, names
 from schedlab.workload.hybrid import HybridInstance
 
 TINY = Grid(n=(8, 20), m=(4,), k=(1, 2), samples=1)
@@ -46,21 +47,28 @@ def same(a, b):
                 assert x[c] == y[c], (c, x, y)
 
 
-def test_grids_match_table_3_1():
+def expanded(tmp_path, grid, seed, names=None):
+    """The campaign's runs for ``grid`` (loaded from the spec text the experiment writes)."""
+    path = write_campaigns(tmp_path, {"hybrid": campaign_text(grid, seed=seed, names=names)})[0]
+    return expand(load_campaign(path))
+
+
+def test_grids_match_table_3_1(tmp_path):
     """Table 3.1: 4 x 7 x 6 sizes, 10 samples = 1680 instances; the quick grid is a sub-grid."""
-    full = expand_grid(FULL_GRID, seed=0)
+    full = {r.generate: r.seed for r in expanded(tmp_path / "f", FULL_GRID, 0, ["approx32"])}
     assert len(full) == 1680
-    quick = expand_grid(QUICK_GRID, seed=0)
-    assert set(quick) <= set(full)  # same seeds: an instance does not depend on the grid
-    assert [(c.n, c.m, c.k, c.sample) for c in expand_grid(TINY, seed=3)] == [
-        (8, 4, 1, 0),
-        (8, 4, 2, 0),
-        (20, 4, 1, 0),
-        (20, 4, 2, 0),
+    quick = {r.generate: r.seed for r in expanded(tmp_path / "q", QUICK_GRID, 0, ["approx32"])}
+    assert quick.items() <= full.items()  # same seeds: an instance does not depend on the grid
+    tiny = expanded(tmp_path / "t", TINY, 3, ["approx32"])
+    assert [(dict(r.generate)["n"], dict(r.generate)["k"], r.window_index) for r in tiny] == [
+        (8, 1, 0),
+        (8, 2, 1),
+        (20, 1, 2),
+        (20, 2, 3),
     ]
-    assert expand_grid(TINY, seed=3) == expand_grid(TINY, seed=3) != expand_grid(TINY, seed=4)
+    assert [r.seed for r in tiny] != [r.seed for r in expanded(tmp_path / "t4", TINY, 4, ["approx32"])]
     with pytest.raises(ValueError, match="samples"):
-        expand_grid(Grid((1,), (1,), (1,), 0), seed=0)
+        campaign_text(Grid((1,), (1,), (1,), 0), seed=0)
 
 
 def test_algorithms_registry_plus_variant():
@@ -72,45 +80,53 @@ def test_algorithms_registry_plus_variant():
         experiment_algorithms(["nope"])
 
 
-def test_run_instance_matches_the_registry():
-    """Every row is what the registry's algorithm gives on the same generated instance."""
-    config = expand_grid(TINY, seed=1)[3]
-    runs, steps = run_instance(config)
+def test_rows_match_the_registry_on_the_same_instance(tmp_path):
+    """Every row is what the registry's algorithm gives on the same generated instance, solved directly."""
+    summary = reproduce(tmp_path / "out", TINY, seed=1)
+    assert summary == {**summary, "instances": 4, "failed": 0}
+    runs = list(csv.DictReader(open(tmp_path / "out" / "runs.csv", newline="")))
+    steps = list(csv.DictReader(open(tmp_path / "out" / "steps.csv", newline="")))
     algos = experiment_algorithms()
-    assert [r["algorithm"] for r in runs] == list(algos)
-    assert all(tuple(r) == RUN_COLUMNS for r in runs) and all(tuple(s) == STEP_COLUMNS for s in steps)
-    instance = instance_for(config)
-    reference = runs[0]["makespan"]
-    best = runs[0]["best_lower_bound"]
-    for row in runs:
+    last = [r for r in runs if (r["n"], r["k"]) == ("20", "2")]
+    assert [r["algorithm"] for r in last] == list(algos) and tuple(runs[0]) == RUN_COLUMNS
+    assert tuple(steps[0]) == STEP_COLUMNS
+    record = family(HYBRID)
+    instance = record.generate({"n": 20, "m": 4, "k": 2}, int(last[0]["seed"]))
+    reference, best = float(last[0]["makespan"]), float(last[0]["best_lower_bound"])
+    for row in last:
         schedule = algos[row["algorithm"]].build()(instance)
-        assert row["makespan"] == check(instance, schedule) == schedule.makespan
-        assert row["ratio_reference"] == pytest.approx(row["makespan"] / reference, rel=1e-12)
-        assert row["ratio_lower_bound"] == pytest.approx(row["makespan"] / best, rel=1e-12)
-        assert row["lower_bound"] <= row["best_lower_bound"] == best
-        assert row["makespan"] >= best * (1 - 1e-12)  # best_lower_bound is a lower bound
-        ours = [s for s in steps if s["algorithm"] == row["algorithm"]]
-        assert row["steps"] == len(ours) == (search_of(schedule).n_steps if search_of(schedule) else 0)
-    assert runs[0]["ratio_reference"] == 1.0
-    assert runs[0]["ratio_lower_bound"] <= 1.5 * 1.01 + 1e-9  # APPROX-3/2 guarantee against OPT >= best LB
-    assert 1 <= runs[0]["mean_sets"] <= 4 and math.isnan(runs[2]["mean_sets"])  # |F(j)| only for the ILP
-    assert math.isnan(next(r for r in runs if r["algorithm"] == "heft")["lam"])
+        assert float(row["makespan"]) == check(instance, schedule) == schedule.makespan
+        assert float(row["ratio_reference"]) == pytest.approx(float(row["makespan"]) / reference, rel=1e-12)
+        assert float(row["ratio_lower_bound"]) == pytest.approx(float(row["makespan"]) / best, rel=1e-12)
+        assert float(row["lower_bound"]) <= float(row["best_lower_bound"]) == best
+        assert float(row["makespan"]) >= best * (1 - 1e-12)  # best_lower_bound is a lower bound
+        ours = [s for s in steps if (s["n"], s["k"], s["algorithm"]) == ("20", "2", row["algorithm"])]
+        assert int(row["steps"]) == len(ours) == (search_of(schedule).n_steps if search_of(schedule) else 0)
+    assert float(last[0]["ratio_reference"]) == 1.0
+    assert float(last[0]["ratio_lower_bound"]) <= 1.5 * 1.01 + 1e-9  # APPROX-3/2 against OPT >= best LB
+    assert 1 <= float(last[0]["mean_sets"]) <= 4 and last[2]["mean_sets"] == ""  # |F(j)| only for the ILP
+    assert next(r for r in last if r["algorithm"] == "heft")["lam"] == ""
 
 
-def test_run_experiment_deterministic_across_jobs():
-    """Same seed: same rows (timing columns aside) with 1 or 2 worker processes, in grid order."""
-    configs = expand_grid(TINY, seed=5)
-    names = ["approx2", "lpt-seq", "heft"]
-    calls = []
-    runs1, steps1 = run_experiment(configs, names=names, jobs=1, progress=lambda d, t: calls.append((d, t)))
-    runs2, steps2 = run_experiment(configs, names=names, jobs=2)
-    same(without_timing(runs1), without_timing(runs2))
-    same(without_timing(steps1), without_timing(steps2))
-    assert len(runs1) == len(configs) * 4
-    assert [(r["n"], r["k"]) for r in runs1[::4]] == [(c.n, c.k) for c in configs]
-    assert calls == [(i, len(configs)) for i in range(1, len(configs) + 1)]
-    with pytest.raises(ValueError, match="jobs"):
-        run_experiment(configs, jobs=0)
+def test_same_rows_with_one_or_two_workers(tmp_path):
+    """Same seed: same CSV rows (timing columns aside) with 1 or 2 worker processes, in grid order."""
+    chosen = ["approx2", "lpt-seq", "heft"]
+    tables = []
+    for jobs in (1, 2):
+        calls = []
+        reproduce(
+            tmp_path / str(jobs),
+            TINY,
+            seed=5,
+            names=chosen,
+            jobs=jobs,
+            progress=lambda d, t, row, calls=calls: calls.append((d, t)),
+        )
+        assert calls[-1] == (16, 16)
+        rows = list(csv.DictReader(open(tmp_path / str(jobs) / "runs.csv", newline="")))
+        tables.append([{c: v for c, v in r.items() if c not in TIMING_COLUMNS} for r in rows])
+    assert tables[0] == tables[1]
+    assert [(r["n"], r["k"]) for r in tables[0][::4]] == [("8", "1"), ("8", "2"), ("20", "1"), ("20", "2")]
 
 
 def test_aggregate_by_hand():
@@ -240,7 +256,8 @@ def test_options_keep_the_guarantee(instance):
 
 def test_options_on_a_generated_instance():
     """On a Table 3.1 instance the options accept the same guesses and do not lose to the thesis's objective."""
-    instance = instance_for(expand_grid(Grid((60,), (16,), (2,), 1), seed=2)[0])
+    point = {"n": 60, "m": 16, "k": 2}
+    instance = family(HYBRID).generate(point, family(HYBRID).instance_seed(2, point, 0))
     ref = approx32(instance)
     mk = approx32(instance, objective="makespan", repack=True)
     assert [s.accepted for s in search_of(ref).steps] == [s.accepted for s in search_of(mk).steps]

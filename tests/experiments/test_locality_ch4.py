@@ -1,6 +1,8 @@
-"""Seed 000 ch.4 reproduction (spec 000-ch4-5 sections 5.1, 6): samples, deviations from basic, claims."""
+"""Mendonca (2017), ch. 4 reproduction: job samples through the campaign runner, deviations from basic, claims."""
 
 from __future__ import annotations
+
+import csv
 
 import numpy as np
 import pandas as pd
@@ -8,10 +10,16 @@ import pytest
 from typer.testing import CliRunner
 
 from schedlab.cli.reproduce import reproduce_app
-from schedlab.errors import InputError
-from schedlab.experiments.locality_ch4 import Plan, claims, run_plan, sample, summarize
+from schedlab.engine import simulate
+from schedlab.experiments.common import Claim
+from schedlab.experiments.locality_ch4 import Plan, claims, reproduce, summarize
+from schedlab.platform.registry import parse_platform
+from schedlab.registry import make_policy
+from schedlab.runner import load_instance
+from schedlab.schedule import Instance
 from schedlab.workload.jobs import JobTable
 from schedlab.workload.swf import write_swf
+from schedlab.workload.windows import job_sample
 
 
 def synthetic(path, n=200, procs=32, seed=3):
@@ -26,47 +34,28 @@ def synthetic(path, n=200, procs=32, seed=3):
     write_swf(path, jobs, {"MaxProcs": procs})
 
 
-def test_sample_releases_at_zero_in_draw_order():
-    jobs = JobTable.from_arrays(submit=np.arange(50.0), run_time=np.arange(1.0, 51.0), procs=[1] * 50)
-    plan = Plan(trace="x", size=10, instances=2, seed=4)
-    a, b = sample(jobs, plan, 0), sample(jobs, plan, 0)
-    assert a.submit.tolist() == [0.0] * 10 and a.id.tolist() == list(range(1, 11))
-    assert a.run_time.tolist() == b.run_time.tolist() and len(set(a.run_time.tolist())) == 10  # no replacement
-    assert sample(jobs, plan, 1).run_time.tolist() != a.run_time.tolist()
-
-
-def test_block_sample_takes_consecutive_jobs_of_the_trace():
-    jobs = JobTable.from_arrays(submit=np.arange(50.0), run_time=np.arange(1.0, 51.0), procs=[1] * 50)
-    plan = Plan(trace="x", size=10, instances=2, seed=4, block=True)
-    firsts = set()
-    for index in range(6):
-        block = sample(jobs, plan, index).run_time.tolist()
-        assert block == list(np.arange(block[0], block[0] + 10)) and block[-1] <= 50
-        assert sample(jobs, plan, index).run_time.tolist() == block
-        firsts.add(block[0])
-    assert len(firsts) > 1
-
-
-def test_block_with_replacement_is_refused(tmp_path):
-    synthetic(tmp_path / "t.swf")
-    with pytest.raises(InputError, match="--block"):
-        run_plan(
-            Plan(trace=str(tmp_path / "t.swf"), n_procs=32, size=20, instances=1, block=True, with_replacement=True)
-        )
-
-
-def test_run_plan_deviations_and_forced_factors(tmp_path):
+def test_campaign_runs_equal_direct_simulations(tmp_path):
+    """Every stored run is the conservative schedule of the same job sample simulated directly."""
     path = tmp_path / "t.swf"
     synthetic(path)
-    plan = Plan(trace=str(path), n_procs=32, cluster=8, size=40, instances=3)
-    frame = run_plan(plan)
+    plan = Plan(trace=str(path), n_procs=32, cluster=8, size=40, instances=3, seed=5)
+    frame, _ = reproduce(tmp_path / "out", plan)
     assert len(frame) == 3 * len(plan.allocators)
+    assert frame["instance"].tolist() == [i for i in range(3) for _ in plan.allocators]
+    whole, _ = load_instance(path, platform=plan.platform)
+    for index in range(3):
+        instance = Instance(job_sample(whole.jobs, 40, index, seed=5), parse_platform(plan.platform))
+        for allocator in plan.allocators:
+            schedule = simulate(instance, make_policy("conservative", {"allocator": allocator}))
+            row = frame[(frame["instance"] == index) & (frame["allocator"] == allocator)].iloc[0]
+            assert row["makespan"] == schedule.end.max()
     assert (frame.loc[frame["allocator"] == "basic", "deviation"] == 0).all()
     assert (frame.loc[frame["allocator"] == "cont", "contiguous"] == 1).all()
     assert (frame.loc[frame["allocator"] == "loc", "local"] == 1).all()
     summary = summarize(frame)
-    assert summary.loc["loc", "locality_ratio"] == 1.0
-    assert summary.loc["basic", "within_2pct"] == 1.0
+    assert summary.loc["loc", "locality_ratio"] == 1.0 and summary.loc["basic", "within_2pct"] == 1.0
+    again, _ = reproduce(tmp_path / "out", plan)  # stored runs are reused, results identical
+    assert again.equals(frame)
 
 
 def test_claims_on_a_synthetic_summary():
@@ -80,19 +69,50 @@ def test_claims_on_a_synthetic_summary():
         },
         index=["basic", "becont", "cont", "beloc", "loc"],
     )
-    verdicts = [v for _, v, _ in claims(summary)]
-    assert verdicts == ["holds", "holds", "holds", "holds"]
+    found = claims(summary)
+    assert all(isinstance(c, Claim) for c in found)
+    assert [c.verdict for c in found] == ["holds", "holds", "holds", "holds"]
     summary.loc["beloc", "within_2pct"] = 0.9
-    assert claims(summary)[0][1] == "fails"
+    assert claims(summary)[0].verdict == "fails"
 
 
-def test_cli_quick_writes_the_report(tmp_path):
+def test_cli_writes_consistent_tables_claims_and_figure(tmp_path):
     traces = tmp_path / "traces"
     traces.mkdir()
     synthetic(traces / "CEA-Curie-2011-2.1-cln.swf.gz", n=400, procs=512)
+    out = tmp_path / "r"
     result = CliRunner().invoke(
-        reproduce_app, ["locality-ch4", "--out", str(tmp_path / "r"), "--traces", str(traces), "--instances", "1"]
+        reproduce_app, ["locality-ch4", "--out", str(out), "--traces", str(traces), "--instances", "2", "-q"]
     )
     assert result.exit_code == 0, result.output
-    for name in ("runs.csv", "summary.csv", "summary.md", "claims.md", "fig-makespan.png"):
-        assert (tmp_path / "r" / name).stat().st_size > 0
+    with open(out / "runs.csv", newline="") as f:
+        runs = list(csv.DictReader(f))
+    assert len(runs) == 2 * 5 and {r["allocator"] for r in runs} == {"basic", "becont", "cont", "beloc", "loc"}
+    summary = pd.read_csv(out / "summary.csv", index_col=0)
+    markdown = (out / "summary.md").read_text()
+    for allocator, row in summary.iterrows():
+        assert f"| {allocator} | {row['mean_deviation']:+.3%} | {row['within_2pct']:.1%} |" in markdown
+    assert (out / "claims.md").read_text().count("**Verdict: ") == 4
+    import matplotlib.image
+
+    image = matplotlib.image.imread(out / "fig-makespan.png")
+    assert image.shape[:2] == (660, 660) and image.std() > 0.01
+
+
+def test_block_with_replacement_is_refused(tmp_path):
+    result = CliRunner().invoke(
+        reproduce_app, ["locality-ch4", "--out", str(tmp_path / "r"), "--block", "--with-replacement"]
+    )
+    assert result.exit_code == 1 and "cannot be drawn with replacement" in result.output
+    assert not (tmp_path / "r").exists()
+
+
+@pytest.mark.parametrize("block", [False, True])
+def test_job_samples_release_at_zero(block):
+    jobs = JobTable.from_arrays(submit=np.arange(50.0), run_time=np.arange(1.0, 51.0), procs=[1] * 50)
+    a = job_sample(jobs, 10, 0, seed=4, block=block)
+    assert a.submit.tolist() == [0.0] * 10 and a.id.tolist() == list(range(1, 11))
+    assert job_sample(jobs, 10, 0, seed=4, block=block).run_time.tolist() == a.run_time.tolist()
+    assert len(set(a.run_time.tolist())) == 10
+    if block:
+        assert a.run_time.tolist() == list(np.arange(a.run_time[0], a.run_time[0] + 10))

@@ -389,13 +389,27 @@ def test_quick_cli_writes_its_files(tmp_path):
     assert again.exit_code == 1 and "not empty" in again.output
 
 
-def test_tuning_figure_and_bars_are_png():
-    """Fig. 3 style lines over m_d (one per tau) and Figs 4-10 style bars render on Agg."""
+def _image(data: bytes):
+    import io
+
+    import matplotlib.image
+
+    return matplotlib.image.imread(io.BytesIO(data), format="png")
+
+
+def test_tuning_figure_and_bars_draw_both_panels():
+    """Fig. 3 style lines over m_d (one per tau: two panels, stretch and flow) and Figs 4-10 style bars; a
+    policy without a tuning grid gives no figure."""
     from schedlab.experiments.redirections import bar_figure, tuning_figures
 
-    assert tuning_figures(synthetic_tuning(), "Curie", "spt-rd").startswith(b"\x89PNG")
+    lines = _image(tuning_figures(synthetic_tuning(), "Curie", "spt-rd"))
+    assert lines.shape[:2] == (380, 1000)
+    left, right = lines[:, :500], lines[:, 500:]
+    assert left.std() > 0.05 and right.std() > 0.05  # both panels are drawn
     assert tuning_figures(synthetic_tuning(), "Curie", "gspt-rd") is None
-    assert bar_figure(synthetic_results(), "HPC2N").startswith(b"\x89PNG")
+    bars = _image(bar_figure(synthetic_results(), "HPC2N"))
+    assert bars.shape[0] > 300 and bars.std() > 0.05
+    assert bar_figure(synthetic_results(), "HPC2N") == bar_figure(synthetic_results(), "HPC2N")  # same bytes
 
 
 def test_tuned_table_picks_the_best_grid_point_and_the_papers():

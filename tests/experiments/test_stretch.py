@@ -53,7 +53,7 @@ def test_campaigns_expand_as_planned_and_share_the_plain_runs(tmp_path, traces_d
     assert {name: len(r) for name, r in runs.items()} == {"sequential": 18, "reservation": 20, "logs": 16, "ssm": 14}
     plain = {r.run_id for r in runs["reservation"] if not dict(r.params).get("reserved")}
     assert len(plain) == 4 and plain <= {r.run_id for r in runs["sequential"]}
-    seeds = {r.key()["stretch"]["seed"] for r in runs["sequential"]}
+    seeds = {r.key()["generate"]["seed"] for r in runs["sequential"]}
     assert len(seeds) == 6 and workload_seed(quick, "seq", 20, 28) in seeds
 
 

@@ -18,11 +18,11 @@ conversion settings to the key; the keys, hence the ids, of other workloads
 are unchanged. Its jobs are those of :func:`task_jobs`, and a random window
 that holds no job is redrawn from the same generator (spec 004 A9).
 
-A max-stretch workload (``generate`` or ``moldable``, Saule, Bozdag and
-Catalyurek 2014) adds its settings to the key under ``stretch``; its instances
-take the place of windows (``window_index`` is the instance, drawn with seed
-``seed + index``; their number is not in the key, so adding instances keeps
-the ids of the first ones), and the keys of other workloads are unchanged.
+A workload whose jobs become moldable tasks (``moldable``, Saule, Bozdag and
+Catalyurek 2014) adds its settings to the key under ``moldable``; its
+instances take the place of windows (``window_index`` is the instance, drawn
+with seed ``seed + index``; their number is not in the key, so adding
+instances keeps the ids of the first ones).
 
 Windows enter the key as their bounds only, never the way they were sampled,
 so a sampling mode (``sample = "period-runs"``, spec 000-ch4-5 section 5.2)
@@ -58,7 +58,7 @@ class RunConfig:
     campaign: str
     workload: str
     trace: str | None
-    trace_path: str
+    trace_path: str | None
     procs: int | None
     status: int | None
     window_index: int | None
@@ -75,11 +75,27 @@ class RunConfig:
     tasks: tuple[tuple[str, object], ...] | None = None
     platform: str | None = None
     penalty: str | None = None
-    stretch: tuple[tuple[str, object], ...] | None = None
+    span: tuple[int, int | None] | None = None
+    runtime_scale: float = 1.0
+    sample: tuple[tuple[str, object], ...] | None = None  # job samples: jobs, replacement, block, seed
+    generate: tuple[tuple[str, object], ...] | None = None  # generated instance: grid point and sample index
+    family: str | None = None  # the family that generates it
+    moldable: tuple[tuple[str, object], ...] | None = None  # the jobs as moldable tasks: m, first, speedup, seed
 
     def key(self) -> dict:
         """The canonical configuration the id hashes (JSON-able, no derived or local data)."""
-        key = {
+        if self.generate is not None:
+            return {
+                "workload": self.workload,
+                "family": self.family,
+                "generate": dict(self.generate),
+                "policy": self.policy,
+                "params": {k: v for k, v in self.params},
+                "repetition": self.repetition,
+                "seed": self.seed,
+                "validate": self.validate,
+            }
+        key: dict[str, object] = {
             "workload": self.workload,
             "trace": self.trace,
             "procs": self.procs,
@@ -95,11 +111,17 @@ class RunConfig:
         }
         if self.tasks is not None:
             key["tasks"] = dict(self.tasks)
-        if self.stretch is not None:  # only then, so that ids of other workloads never change
-            key["stretch"] = dict(self.stretch)
         if self.platform is not None:  # only then, so that ids of homogeneous runs never change
             key["platform"] = self.platform
             key["penalty"] = self.penalty
+        if self.span is not None:  # likewise: only then
+            key["span"] = [self.span[0], self.span[1]]
+        if self.runtime_scale != 1.0:
+            key["runtime_scale"] = self.runtime_scale
+        if self.sample is not None:
+            key["sample"] = dict(self.sample)
+        if self.moldable is not None:  # likewise: only then
+            key["moldable"] = dict(self.moldable)
         return key
 
     @property
@@ -136,13 +158,24 @@ def expand(campaign: Campaign) -> list[RunConfig]:
     runs: list[RunConfig] = []
     where: dict[str, str] = {}
     for w_index, workload in enumerate(spec.workloads):
-        trace_path = str(campaign.resolve(workload.trace).resolve()) if workload.trace is not None else ""
+        if workload.generate is not None:
+            runs += _generated_runs(campaign, w_index, workload, where)
+            continue
+        assert workload.trace is not None  # checked by load_campaign: a workload has a trace or a generator
+        trace_path = str(campaign.resolve(workload.trace).resolve())
         windows: list[tuple[int | None, tuple[float, float] | None, int | None, float | None]]
-        stretch = _stretch_settings(workload)
-        if stretch is not None:
-            settings = workload.generate or workload.moldable
-            size = workload.generate.n if workload.generate is not None else None
-            windows = [(i, None, size, None) for i in range(settings.instances)]
+        sample = None
+        if workload.samples is not None:
+            samples = workload.samples
+            sample = (
+                ("block", samples.block),
+                ("jobs", samples.jobs),
+                ("replacement", samples.replacement),
+                ("seed", spec.seed if samples.seed is None else samples.seed),
+            )
+            windows = [(i, workload.window, samples.jobs, None) for i in range(samples.count)]
+        elif workload.moldable is not None:
+            windows = [(i, None, None, None) for i in range(workload.moldable.instances)]
         elif workload.windows is None:
             windows = [(None, workload.window, None, None)]
         else:
@@ -162,6 +195,7 @@ def expand(campaign: Campaign) -> list[RunConfig]:
                     "a workload with jobs left after its filters",
                 )
             if sampler.sample == "random":
+                assert sampler.count is not None  # required for random windows (checked by load_campaign)
                 rng = np.random.default_rng(spec.seed if sampler.seed is None else sampler.seed)
                 drawn = random_windows(instance.jobs, sampler.length, sampler.count, rng=rng)
                 if workload.tasks is not None:
@@ -169,6 +203,7 @@ def expand(campaign: Campaign) -> list[RunConfig]:
                         instance.jobs, drawn, sampler.length, rng, f"workloads[{w_index}]", str(campaign.path)
                     )
             elif sampler.sample == "period-runs":
+                assert sampler.count is not None  # required for period runs (checked by load_campaign)
                 rng = np.random.default_rng(spec.seed if sampler.seed is None else sampler.seed)
                 drawn = period_runs(instance.jobs, sampler.length, sampler.periods, sampler.count, rng=rng)
             else:
@@ -209,7 +244,12 @@ def expand(campaign: Campaign) -> list[RunConfig]:
                             else tuple(sorted(workload.tasks.model_dump(exclude_none=True).items())),
                             platform=workload.platform,
                             penalty=workload.penalty,
-                            stretch=stretch,
+                            span=None if workload.span is None else (workload.span.skip, workload.span.count),
+                            runtime_scale=workload.runtime_scale,
+                            sample=sample,
+                            moldable=None
+                            if workload.moldable is None
+                            else tuple(sorted(workload.moldable.model_dump(exclude={"instances"}).items())),
                         )
                         here = f"workloads[{w_index}] x policies[{p_index}] {dict(params)}"
                         run_id = config.run_id
@@ -220,14 +260,57 @@ def expand(campaign: Campaign) -> list[RunConfig]:
     return runs
 
 
-def _stretch_settings(workload) -> tuple[tuple[str, object], ...] | None:
-    """A max-stretch workload's settings (``source`` = generate or moldable, then its keys but ``instances``:
-    instance i is the same whatever their number), or None."""
-    for source in ("generate", "moldable"):
-        settings = getattr(workload, source)
-        if settings is not None:
-            return (("source", source), *sorted(settings.model_dump(exclude={"instances"}).items()))
-    return None
+def _generated_runs(campaign: Campaign, w_index: int, workload, where: dict[str, str]) -> list[RunConfig]:
+    """The runs of a generated workload: every grid point and sample, with every policy of the family
+    (offline algorithms, or online policies).
+
+    Instances are numbered in grid order (``window_index``); each run's seed is the instance's, from the
+    family's ``instance_seed(campaign seed, point, sample)``.
+    """
+    from schedlab.registry import family as family_record
+
+    spec = campaign.spec
+    generate = workload.generate
+    record = family_record(generate.family)
+    runs = []
+    index = 0
+    for point in generate.points():
+        for sample in range(generate.samples):
+            seed = record.instance_seed(spec.seed, point, sample)
+            instance = (*point.items(), ("sample", sample))
+            for p_index, policy in enumerate(spec.policies):
+                for params_point in policy.grid():
+                    params = tuple(sorted(params_point.items()))
+                    label = _label(policy.label, policy.name, params, len(policy.grid()) > 1)
+                    for repetition in range(spec.repetitions):
+                        config = RunConfig(
+                            campaign=campaign.name,
+                            workload=workload.label,
+                            trace=None,
+                            trace_path=None,
+                            procs=None,
+                            status=None,
+                            window_index=index,
+                            window=None,
+                            policy=policy.name,
+                            params=params,
+                            label=label,
+                            repetition=repetition,
+                            seed=seed,
+                            tau=float(spec.tau),
+                            validate=spec.validate_schedules,
+                            generate=instance,
+                            family=generate.family,
+                        )
+                        here = f"workloads[{w_index}] instance {dict(instance)} x policies[{p_index}] {dict(params)}"
+                        if config.run_id in where:
+                            raise InputError(
+                                str(campaign.path), message=f"{here} repeats the run of {where[config.run_id]}"
+                            )
+                        where[config.run_id] = here
+                        runs.append(config)
+            index += 1
+    return runs
 
 
 def task_jobs(path: str, *, procs: int | None = None, window: tuple[float, float] | None = None):

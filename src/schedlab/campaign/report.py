@@ -22,6 +22,7 @@ import base64
 import html
 import io
 import math
+from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
@@ -324,7 +325,7 @@ def _html(
     *,
     normalized: pd.DataFrame | None = None,
     baseline: str | None = None,
-    sweeps: list[tuple[pd.DataFrame, bytes]] = (),
+    sweeps: Sequence[tuple[pd.DataFrame, bytes]] = (),
 ) -> str:
     esc = html.escape
     states = table["state"].value_counts().to_dict()
@@ -354,6 +355,7 @@ def _html(
         data = base64.b64encode(png).decode("ascii")
         parts.append(f'<img alt="box plot of {esc(metric)} per policy" src="data:image/png;base64,{data}">')
         if normalized is not None:
+            assert baseline is not None  # normalized holds the ratios to the baseline
             parts.append(f"<h3>{esc(metric)} relative to {esc(baseline)}</h3>")
             parts.append(
                 f"<p>Per workload, window and repetition: {esc(metric)} / {esc(metric)} of {esc(baseline)}; "

@@ -14,9 +14,10 @@ the campaign goes on.
 A run of a tasks workload (seed 004) converts its window's jobs to sequential
 tasks (:func:`task_instance`) and stores, besides the usual metrics, the
 columns of :data:`schedlab.campaign.store.TASK_COLUMNS` (:func:`task_metrics`).
-A run of a max-stretch workload (``generate`` or ``moldable``) draws its
-instance (:func:`stretch_instance`) and stores the columns of
-:data:`schedlab.campaign.store.STRETCH_COLUMNS`.
+A run of a workload whose jobs become moldable tasks (``moldable``) draws its
+instance (:func:`moldable_instance`) and stores the moldable-task family's
+columns; a generated workload runs its family's offline algorithms or online
+policies on the family's instances.
 """
 
 from __future__ import annotations
@@ -28,10 +29,11 @@ import time
 from collections.abc import Callable
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from schedlab.campaign.expand import RunConfig, expand
 from schedlab.campaign.spec import Campaign, metric_names
-from schedlab.campaign.store import STRETCH_COLUMNS, TOPOLOGY_COLUMNS, Store
+from schedlab.campaign.store import PARTITION_COLUMNS, TOPOLOGY_COLUMNS, Store
 from schedlab.errors import InputError
 
 __all__ = [
@@ -40,8 +42,8 @@ __all__ = [
     "execute",
     "pending_runs",
     "run_campaign",
+    "moldable_instance",
     "run_spec_files",
-    "stretch_instance",
     "task_instance",
     "task_metrics",
 ]
@@ -80,15 +82,20 @@ def execute(config: RunConfig) -> dict:
     began = time.perf_counter()
     row = _config_row(config)
     row["schedlab_version"] = __version__
+    if config.generate is not None:
+        return _execute_generated(config, row, began)
+    if config.moldable is not None:
+        return _execute_moldable(config, row, began)
     if config.platform is not None:
         row.update(platform=config.platform, penalty=config.penalty)
+    if config.span is not None or config.runtime_scale != 1.0:
+        row["runtime_scale"] = config.runtime_scale
     params, tasks = dict(config.params), None
     try:
-        if config.stretch is not None:
-            instance, report = stretch_instance(config), None
-            row["stretch_seed"] = _stretch_seed(config)
-        elif config.tasks is None:
+        if config.tasks is None:
             instance, report = _load(config)
+            if config.sample is not None:
+                instance = _sampled(instance, config)
         else:
             tasks, report = task_instance(config)
             instance = tasks_instance(tasks)
@@ -103,7 +110,7 @@ def execute(config: RunConfig) -> dict:
             check=config.validate,
             report=report,
             penalty=config.penalty,
-            stretch=config.stretch is not None,
+            runtime_scale=config.runtime_scale,
         )
     except Exception as error:
         row.update(state="failed", error=f"{type(error).__name__}: {error}")
@@ -112,16 +119,128 @@ def execute(config: RunConfig) -> dict:
         row.update({name: result.metrics.get(name) for name in metric_names()})
         if tasks is not None:
             row.update(task_metrics(tasks, result.schedule, tau=config.tau))
-        if config.stretch is not None:
-            row.update({name: result.metrics.get(name) for name, _ in STRETCH_COLUMNS if name in result.metrics})
         if config.platform is not None:
             row.update(
                 {name: result.metrics.get(name) for name, _ in TOPOLOGY_COLUMNS if name not in ("platform", "penalty")}
             )
+        if "w_util" in result.metrics:
+            row.update({name: result.metrics.get(name) for name, _ in PARTITION_COLUMNS if name != "runtime_scale"})
+            row.setdefault("runtime_scale", config.runtime_scale)
         row["simulate_seconds"] = result.seconds.get("simulate")
         row["validate_seconds"] = result.seconds.get("validate")
     row["wall_seconds"] = time.perf_counter() - began
     return row
+
+
+def _sampled(instance, config: RunConfig):
+    """Job sample ``config.window_index`` of the filtered trace (every release at 0)."""
+    from schedlab.schedule import Instance
+    from schedlab.workload.windows import job_sample
+
+    options: dict = dict(config.sample or ())
+    jobs = job_sample(
+        instance.jobs,
+        int(options["jobs"]),
+        int(config.window_index or 0),
+        seed=int(options["seed"]),
+        replacement=bool(options["replacement"]),
+        block=bool(options["block"]),
+    )
+    return Instance(jobs, instance.platform)
+
+
+def _execute_generated(config: RunConfig, row: dict, began: float) -> dict:
+    """An algorithm of the family on a generated instance: an offline one solves it, an online policy runs on
+    the engine; validate, measure (the family's values too)."""
+    from schedlab.metrics import aggregate
+    from schedlab.registry import family, get
+    from schedlab.runner import run
+    from schedlab.validation import validate
+
+    record = family(config.family or "")
+    row["family"] = record.name
+    measures = {name: None for name, _ in record.columns}
+    try:
+        point = {k: v for k, v in (config.generate or ()) if k != "sample"}
+        tasks = record.generate(point, config.seed)
+        common = record.common(tasks)
+        algorithm = get(config.policy, family=record.name)
+        row["load_seconds"] = time.perf_counter() - began
+        if algorithm.kind == "online":
+            result = run(
+                common, config.policy, dict(config.params), seed=config.seed, tau=config.tau, check=config.validate
+            )
+            schedule, metrics = result.schedule, result.metrics
+            row["simulate_seconds"] = result.seconds.get("simulate")
+            row["validate_seconds"] = result.seconds.get("validate")
+        else:
+            solve = algorithm.build(dict(config.params))
+            started = time.perf_counter()
+            schedule = solve(tasks)
+            row["simulate_seconds"] = time.perf_counter() - started
+            if config.validate:
+                started = time.perf_counter()
+                validate(common, schedule, contiguous=bool(algorithm.traits.get("contiguous", False)))
+                row["validate_seconds"] = time.perf_counter() - started
+            metrics = aggregate(common, schedule, tau=config.tau)
+        measures.update(record.measure(tasks, schedule))
+    except Exception as error:
+        row.update(state="failed", error=f"{type(error).__name__}: {error}")
+    else:
+        row.update(state="done", error=None, n_procs=common.platform.n_procs)
+        row.update({name: metrics.get(name) for name in metric_names()})
+    row.update(measures)
+    row["wall_seconds"] = time.perf_counter() - began
+    return row
+
+
+def _execute_moldable(config: RunConfig, row: dict, began: float) -> dict:
+    """A policy on the trace's jobs as moldable tasks (instance ``window_index``), measured as the moldable-task
+    family measures its generated instances."""
+    from schedlab.registry import MOLDABLE, family
+    from schedlab.runner import run
+
+    record = family(MOLDABLE)
+    row["family"] = record.name
+    measures = {name: None for name, _ in record.columns}
+    try:
+        instance = moldable_instance(config)
+        row["load_seconds"] = time.perf_counter() - began
+        result = run(
+            instance, config.policy, dict(config.params), seed=config.seed, tau=config.tau, check=config.validate
+        )
+        measures.update(record.measure(instance, result.schedule))
+    except Exception as error:
+        row.update(state="failed", error=f"{type(error).__name__}: {error}")
+    else:
+        row.update(state="done", error=None, n_procs=instance.platform.n_procs)
+        row.update({name: result.metrics.get(name) for name in metric_names()})
+        row["simulate_seconds"] = result.seconds.get("simulate")
+        row["validate_seconds"] = result.seconds.get("validate")
+    row.update(measures)
+    row["wall_seconds"] = time.perf_counter() - began
+    return row
+
+
+def moldable_instance(config: RunConfig):
+    """Instance ``window_index`` of a workload whose jobs become moldable tasks: drawn with seed ``seed +
+    window_index``, equal to ``schedlab moldable simulate --seed`` with that seed (tested).
+
+    Source: Saule, Bozdag and Catalyurek (2014), section 7 (logs as moldable tasks with Downey speed-ups).
+    """
+    settings: dict[str, Any] = dict(config.moldable or ())
+    stamp = os.stat(config.trace_path).st_mtime_ns if config.trace_path else 0
+    seed = int(settings["seed"]) + int(config.window_index or 0)
+    return _moldable_instance(config.trace_path, config.moldable, seed, stamp)
+
+
+@functools.lru_cache(maxsize=2)
+def _moldable_instance(trace_path: str, moldable: tuple, seed: int, _mtime_ns: int):
+    """One drawn instance, kept for the next runs of this process (the policies of one instance run in a row)."""
+    from schedlab.runner import load_moldable
+
+    settings = dict(moldable)
+    return load_moldable(trace_path, m=settings["m"], first=settings["first"], seed=seed, speedup=settings["speedup"])
 
 
 def task_instance(config: RunConfig):
@@ -139,54 +258,18 @@ def task_instance(config: RunConfig):
     from schedlab.workload.tasks import convert
     from schedlab.workload.windows import cut, shift_to_zero
 
+    assert config.trace_path is not None and config.tasks is not None  # a tasks workload reads a trace
     stat = os.stat(config.trace_path)
     whole, report = _load_task_jobs(config.trace_path, config.procs, stat.st_mtime_ns, stat.st_size)
     jobs = whole.jobs
     if config.window is not None:
         jobs = shift_to_zero(cut(jobs, config.window), origin=config.window[0])
-    options = dict(config.tasks)
+    options: dict = dict(config.tasks)
     tasks = convert(jobs, report.machine_procs, conversion=options["conversion"], rounding=options["rounding"])
     if options.get("m_inst") is not None:  # spec A18, fixed processor count: same tasks, another machine
         m = int(options["m_inst"])
         tasks = replace(tasks, n_procs=m, load=tasks.load * tasks.n_procs / m)
     return replace(tasks, window=config.window), report
-
-
-def _stretch_seed(config: RunConfig) -> int:
-    return int(dict(config.stretch)["seed"]) + int(config.window_index or 0)
-
-
-def stretch_instance(config: RunConfig):
-    """The instance of a max-stretch run: instance ``window_index`` of its workload, drawn with seed
-    ``seed + window_index``, equal to what ``schedlab tasks generate --seed`` or ``schedlab moldable simulate
-    --seed`` give with that seed (tested).
-
-    Source: Saule, Bozdag and Catalyurek (2014), sections 4.1 (uniform tasks) and 7 (logs as moldable tasks,
-    the SSM-like approximation).
-    """
-    stamp = os.stat(config.trace_path).st_mtime_ns if config.trace_path else 0
-    return _stretch_instance(config.stretch, config.trace_path, _stretch_seed(config), stamp)
-
-
-@functools.lru_cache(maxsize=2)
-def _stretch_instance(stretch: tuple, trace_path: str, seed: int, _mtime_ns: int):
-    """One drawn instance, kept for the next runs of this process (the policies of one instance run in a row)."""
-    import numpy as np
-
-    from schedlab.platform.homogeneous import Machine
-    from schedlab.runner import load_moldable, moldable_instance
-    from schedlab.schedule import Instance
-    from schedlab.workload.jobs import JobTable
-    from schedlab.workload.stretch_generators import generate_tasks
-
-    settings = dict(stretch)
-    if settings["source"] == "moldable":
-        return load_moldable(
-            trace_path, m=settings["m"], first=settings["first"], seed=seed, speedup=settings["speedup"]
-        )
-    m = settings["m"]
-    tasks = generate_tasks(settings["dist"], settings["n"], m, load=settings["load"], rng=np.random.default_rng(seed))
-    return Instance(tasks, Machine(m)) if isinstance(tasks, JobTable) else moldable_instance(tasks, m)
 
 
 def _clamp_dedicated(config: RunConfig, params: dict, m_inst: int, row: dict) -> dict:
@@ -195,7 +278,7 @@ def _clamp_dedicated(config: RunConfig, params: dict, m_inst: int, row: dict) ->
         return params
     wanted = int(params["dedicated"])
     used = wanted
-    if dict(config.tasks).get("clamp_dedicated", True) and wanted > m_inst - 1:
+    if dict(config.tasks or ()).get("clamp_dedicated", True) and wanted > m_inst - 1:
         if m_inst < 2:
             raise InputError(
                 "policy", message=f"m_inst = {m_inst}: no room for a dedicated pool (spec 004 A7), run skipped"
@@ -243,15 +326,38 @@ def _load(config: RunConfig):
     parsing the trace again for every window; tested against it.
     """
     from schedlab.schedule import Instance
+    from schedlab.workload.filters import scale_times
     from schedlab.workload.windows import cut
 
+    assert config.trace_path is not None  # runs of generated instances do not load traces
     stat = os.stat(config.trace_path)
-    instance, report = _load_whole(
-        config.trace_path, config.procs, config.status, config.platform, stat.st_mtime_ns, stat.st_size
-    )
-    if config.window is None:
-        return instance, report
-    return Instance(cut(instance.jobs, config.window), instance.platform), report
+    if config.span is not None:
+        instance, report = _load_span(config.trace_path, config.procs, config.span, config.platform, stat.st_mtime_ns)
+    else:
+        instance, report = _load_whole(
+            config.trace_path, config.procs, config.status, config.platform, stat.st_mtime_ns, stat.st_size
+        )
+        if config.window is not None:
+            instance = Instance(cut(instance.jobs, config.window), instance.platform)
+    if config.runtime_scale != 1.0:
+        instance = Instance(scale_times(instance.jobs, config.runtime_scale), instance.platform)
+    return instance, report
+
+
+@functools.lru_cache(maxsize=2)
+def _load_span(path: str, procs: int | None, span: tuple[int, int | None], platform: str | None, _mtime_ns: int):
+    """A span of the log mapped as Krevat (2003) (:func:`schedlab.workload.spans.span_jobs`), on ``platform``
+    (its size), else a plain machine of ``procs`` or the trace's size."""
+    from schedlab.platform.homogeneous import Machine
+    from schedlab.platform.registry import parse_platform
+    from schedlab.schedule import Instance
+    from schedlab.workload.spans import span_jobs
+    from schedlab.workload.swf import machine_size, read_swf
+
+    trace = read_swf(path)
+    machine = parse_platform(platform) if platform is not None else Machine(machine_size(trace, procs)[0])
+    jobs, report = span_jobs(trace, machine.n_procs, skip=span[0], count=span[1])
+    return Instance(jobs, machine), report
 
 
 @functools.lru_cache(maxsize=2)
@@ -284,6 +390,7 @@ def _config_row(config: RunConfig) -> dict:
         "validate": config.validate,
     }
     row.update({f"param_{key}": str(value) for key, value in config.params})
+    row.update({f"gen_{key}": str(value) for key, value in config.generate or ()})
     return row
 
 

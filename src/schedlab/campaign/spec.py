@@ -21,23 +21,42 @@ Example (the whole format; see ``campaigns/easy-vs-conservative.toml``)::
     trace = "../../shared/traces/KTH-SP2-1996-2.1-cln.swf.gz"  # relative to this file
     status = 1                         # optional filters, as `schedlab simulate`
     windows = { sample = "random", count = 10, length = "7d" }
-    # tasks = { conversion = "C", rounding = "round" }   # optional: sequential tasks (seed 004)
+    # tasks = { conversion = "C", rounding = "round" }   # optional: sequential tasks
+    # samples = { count = 512, jobs = 300 }              # instead of windows: job samples released at 0
+    # platform = "torus:4x4x8"         # optional: a platform, as `simulate --platform`
+    # span = { skip = 0, count = 10000 }  # optional: a span mapped as Krevat (2003), instead of the filters
+    # runtime_scale = 1.2              # optional: load factor c on run and requested times
 
     [[policies]]
     name = "easy"
     params = { order = ["fcfs", "sjf"] }   # a list is a grid axis
 
-Independent tasks of the max-stretch study (Saule, Bozdag and Catalyurek 2014) are generated
-(``generate``, no trace) or made from a log's jobs (``moldable``); each draws ``instances`` instances::
+A workload may instead be *generated* by a family that registers a generator
+(:func:`schedlab.registry.register_family`); its runs are the family's offline
+algorithms, listed under ``[[policies]]`` like online ones::
 
     [[workloads]]
-    name = "uniform-d20-l280"
-    generate = { dist = "uniform:1,20", n = 20000, m = 300, load = 280, instances = 3, seed = 0 }
+    name = "table-3.1"
+    generate = { family = "CPU+GPU tasks", samples = 1, grid = { n = [10, 100], m = [4, 16], k = [1, 4] } }
+
+    [[policies]]
+    name = "approx32"
+
+The generated instances of a family run its algorithms: offline ones, or its online policies on the
+engine (the max-stretch and moldable-task families of Saule, Bozdag and Catalyurek 2014)::
+
+    [[workloads]]
+    name = "seq-d20-l280"
+    generate = { family = "max-stretch tasks", samples = 2, grid = { dist = "uniform:1,20", n = 20000, m = 300, load = 280, seed = 7 } }
+
+A trace's jobs may also become moldable tasks (Downey speed-ups; instance i drawn with seed ``seed + i``)::
 
     [[workloads]]
     name = "SDSC-Par"
     trace = "../../shared/traces/SDSC-Par-1996-3.1-cln.swf.gz"
-    moldable = { first = 8000, m = 512, speedup = "downey", instances = 20, seed = 0 }
+    moldable = { first = 8000, m = 512, instances = 20, seed = 0 }
+
+A campaign runs policies on traces or a family's algorithms on generated instances, not both.
 """
 
 from __future__ import annotations
@@ -60,6 +79,8 @@ __all__ = [
     "GenerateSpec",
     "MoldableSpec",
     "PolicySpec",
+    "SampleSpec",
+    "SpanSpec",
     "TaskSpec",
     "WindowSpec",
     "WorkloadSpec",
@@ -115,6 +136,35 @@ class WindowSpec(_Model):
         return parse_duration(value)
 
 
+class SampleSpec(_Model):
+    """Job samples instead of time windows (Mendonca 2017, ch. 4 section 4.6): ``count`` instances of
+    ``jobs`` jobs each, drawn from the filtered trace, every release set to 0
+    (:func:`schedlab.workload.windows.job_sample`). ``seed`` defaults to the campaign's."""
+
+    count: Annotated[int, Field(ge=1)]
+    jobs: Annotated[int, Field(ge=1)]
+    replacement: bool = False
+    block: bool = False
+    seed: Annotated[int, Field(ge=0)] | None = None
+
+
+class GenerateSpec(_Model):
+    """Generated instances: ``samples`` per point of ``grid`` (the product of its lists, in the order the keys
+    are written), drawn by the generator ``family`` registers."""
+
+    family: str
+    samples: Annotated[int, Field(ge=1)] = 1
+    grid: dict[str, Scalar | list[Scalar]]
+
+    def points(self) -> list[dict[str, Scalar]]:
+        """Every grid point, the first key varying slowest."""
+        points: list[dict[str, Scalar]] = [{}]
+        for key, value in self.grid.items():
+            axis = value if isinstance(value, list) else [value]
+            points = [{**point, key: v} for point in points for v in axis]
+        return points
+
+
 class TaskSpec(_Model):
     """Turn the workload's parallel jobs into sequential tasks (seed 004; spec 004-redirections section 4).
 
@@ -133,32 +183,13 @@ class TaskSpec(_Model):
     m_inst: Annotated[int, Field(ge=1)] | None = None
 
 
-class GenerateSpec(_Model):
-    """Generated independent tasks (Saule, Bozdag and Catalyurek 2014, sections 4.1 and 7), no trace.
+class SpanSpec(_Model):
+    """``count`` consecutive jobs after the first ``skip``, mapped as in Krevat (2003), section 4.1
+    (:func:`schedlab.workload.spans.span_jobs`: sizes from SWF field 5, times shifted to 0) instead of the
+    default filters."""
 
-    ``dist``: ``uniform:A,B`` (sequential tasks, p ~ U[A, B]) or ``ssm-like`` (moldable tasks over 1..m
-    processors, an approximation of the paper's short-sequence-mapping workload); releases by exponential
-    inter-arrival times whose rate gives the expected ``load``; ``m`` processors. Instance i is drawn with
-    ``numpy.random.default_rng(seed + i)`` (as ``schedlab tasks generate --seed``).
-    """
-
-    dist: str
-    n: Annotated[int, Field(ge=1)]
-    m: Annotated[int, Field(ge=1)]
-    load: Annotated[float, Field(gt=0)]
-    instances: Annotated[int, Field(ge=1)] = 1
-    seed: Annotated[int, Field(ge=0)] = 0
-
-    @field_validator("dist")
-    @classmethod
-    def _dist(cls, value: str) -> str:
-        from schedlab.workload.stretch_generators import parse_dist
-
-        try:
-            parse_dist(value)
-        except InputError:
-            raise ValueError("uniform:A,B with 0 < A <= B, or ssm-like") from None
-        return value
+    skip: Annotated[int, Field(ge=0)] = 0
+    count: Annotated[int, Field(ge=1)] | None = 10_000
 
 
 class MoldableSpec(_Model):
@@ -166,7 +197,7 @@ class MoldableSpec(_Model):
 
     An SWF log's first ``first`` usable jobs with Downey speed-ups, instance i drawn with
     ``numpy.random.default_rng(seed + i)`` (as ``schedlab moldable simulate --seed``); a tasks CSV gives
-    its own run times (one instance).
+    its own run times (every instance is the same).
     """
 
     m: Annotated[int, Field(ge=1)] = 512
@@ -177,10 +208,12 @@ class MoldableSpec(_Model):
 
 
 class WorkloadSpec(_Model):
-    """A trace file, its filters (as ``schedlab simulate``) and optionally its windows and task conversion;
-    or independent tasks of the max-stretch study (``generate``, no trace; ``moldable``)."""
+    """A trace file, its filters (as ``schedlab simulate``) and optionally its windows (or job samples) and task
+    conversion; or generated instances (``generate``, without a trace)."""
 
     trace: str | None = None
+    generate: GenerateSpec | None = None
+    samples: SampleSpec | None = None
     name: str | None = None
     procs: Annotated[int, Field(ge=1)] | None = None
     status: int | None = None
@@ -189,8 +222,9 @@ class WorkloadSpec(_Model):
     tasks: TaskSpec | None = None
     platform: str | None = None  # fat tree, as ``simulate --platform`` (e.g. "fat-tree:1,2,8,240")
     penalty: str | None = None  # run-time penalty on that platform, as ``simulate --penalty`` (e.g. "quadratic:2")
-    generate: GenerateSpec | None = None
-    moldable: MoldableSpec | None = None
+    span: SpanSpec | None = None  # a span of the log mapped as Krevat (2003) (instead of the default filters)
+    runtime_scale: Annotated[float, Field(gt=0)] = 1.0  # load factor c on run and requested times
+    moldable: MoldableSpec | None = None  # the jobs as moldable tasks (Saule, Bozdag and Catalyurek 2014)
 
     @field_validator("window")
     @classmethod
@@ -205,7 +239,7 @@ class WorkloadSpec(_Model):
         if self.name:
             return self.name
         if self.trace is None:
-            return self.generate.dist if self.generate is not None else "workload"
+            return self.generate.family if self.generate is not None else "workload"
         base = Path(self.trace).name
         for suffix in (".gz", ".swf", ".json"):
             base = base.removesuffix(suffix)
@@ -330,10 +364,15 @@ def _check(campaign: Campaign) -> None:
                 f"a name not used by workloads[{seen[label]}] (set name = ...)",
             )
         seen[label] = i
-        if _check_stretch(source, i, workload):
+        if workload.generate is not None:
+            _check_generated(source, i, workload, spec)
             continue
         if workload.trace is None:
-            raise InputError(source, None, f"workloads[{i}].trace", None, "a trace file (or generate = {...})")
+            raise InputError(
+                source, None, f"workloads[{i}]", None, None, message=f"workloads[{i}]: give trace or generate"
+            )
+        if workload.samples is not None and workload.windows is not None:
+            raise InputError(source, None, f"workloads[{i}].samples", None, "samples or windows, not both")
         if not campaign.resolve(workload.trace).is_file():
             raise InputError(
                 source,
@@ -353,14 +392,26 @@ def _check(campaign: Campaign) -> None:
             )
         if workload.windows is not None:
             _check_windows(source, i, workload.windows)
+        if workload.span is not None:
+            for key in ("windows", "window", "tasks", "status", "samples", "generate", "moldable"):
+                if getattr(workload, key) is not None:
+                    raise InputError(source, None, f"workloads[{i}].{key}", None, "nothing with a span")
+        if workload.moldable is not None:
+            for key in ("windows", "window", "tasks", "status", "samples", "procs", "platform", "penalty"):
+                if getattr(workload, key) is not None:
+                    raise InputError(source, None, f"workloads[{i}].{key}", None, "nothing with moldable = {...}")
     # Parameter values are checked against the registry's declarations, without simulating; checks that
     # need the machine (dedicated < P) are made by the runs, which know P.
     labels: dict[str, int] = {}
+    generated = spec.workloads[0].generate
     for i, policy in enumerate(spec.policies):
         key = f"policies[{i}]"
-        online = registry.names(kind="online")
-        if policy.name not in online:
-            raise InputError(source, None, f"{key}.name", repr(policy.name), f"one of {', '.join(sorted(online))}")
+        if generated is None:
+            allowed = registry.names(kind="online")
+        else:
+            allowed = registry.names(family=generated.family)
+        if policy.name not in allowed:
+            raise InputError(source, None, f"{key}.name", repr(policy.name), f"one of {', '.join(sorted(allowed))}")
         for point in policy.grid():
             try:
                 registry.get(policy.name).configure(point)
@@ -379,22 +430,41 @@ def _check(campaign: Campaign) -> None:
             labels[policy.label] = i
 
 
-def _check_stretch(source: str, i: int, workload: WorkloadSpec) -> bool:
-    """A max-stretch workload (``generate`` or ``moldable``) takes none of the trace options; a generated one
-    has no trace, a moldable one has one. True when the workload is one of them (and valid)."""
-    if workload.generate is None and workload.moldable is None:
-        return False
-    key = "generate" if workload.generate is not None else "moldable"
-    for name in ("procs", "status", "window", "windows", "tasks", "platform", "penalty"):
-        if getattr(workload, name) is not None:
-            raise InputError(source, None, f"workloads[{i}].{name}", None, f"nothing with {key} = {{...}}")
-    if workload.generate is not None and workload.moldable is not None:
-        raise InputError(source, None, f"workloads[{i}].moldable", None, "nothing with generate = {...}")
-    if workload.generate is not None and workload.trace is not None:
-        raise InputError(source, None, f"workloads[{i}].trace", repr(workload.trace), "no trace with generate")
-    if workload.moldable is not None and workload.trace is None:
-        raise InputError(source, None, f"workloads[{i}].trace", None, "an SWF log or a tasks CSV with moldable")
-    return workload.generate is not None
+def _check_generated(source: str, i: int, workload: WorkloadSpec, spec: CampaignSpec) -> None:
+    """A generated workload: a registered family, no trace options, and every workload generated alike."""
+    from schedlab import registry
+
+    key = f"workloads[{i}]"
+    assert workload.generate is not None
+    try:
+        registry.family(workload.generate.family)
+    except InputError as error:
+        raise InputError(
+            source, None, f"{key}.generate.family", repr(workload.generate.family), error.expected
+        ) from None
+    for option in (
+        "trace",
+        "samples",
+        "windows",
+        "tasks",
+        "platform",
+        "penalty",
+        "window",
+        "status",
+        "procs",
+        "moldable",
+    ):
+        if getattr(workload, option) is not None:
+            raise InputError(source, None, f"{key}.{option}", None, "nothing: a generated workload has no trace")
+    families = {w.generate.family if w.generate is not None else None for w in spec.workloads}
+    if len(families) > 1:
+        raise InputError(
+            source,
+            None,
+            f"{key}.generate",
+            None,
+            "generated workloads of one family only (online policies on traces go in another campaign)",
+        )
 
 
 def _check_windows(source: str, i: int, windows: WindowSpec) -> None:

@@ -13,8 +13,7 @@ for each policy parameter, as text), ``state`` (``done`` or ``failed``) and
 ``error``, every metric of :func:`schedlab.metrics.aggregate`, the timing
 columns (:data:`TIMING_COLUMNS`, wall-clock seconds: kept out of equality
 comparisons) and ``schedlab_version``. Runs of tasks workloads (seed 004) also
-have the :data:`TASK_COLUMNS`, after the metrics; runs of max-stretch workloads
-the :data:`STRETCH_COLUMNS`.
+have the :data:`TASK_COLUMNS`, after the metrics.
 """
 
 from __future__ import annotations
@@ -27,11 +26,10 @@ import pyarrow.parquet as pq
 
 from schedlab.campaign.spec import metric_names
 from schedlab.errors import InputError
-from schedlab.metrics import FAIRNESS_BINS
 
 __all__ = [
     "CONFIG_COLUMNS",
-    "STRETCH_COLUMNS",
+    "PARTITION_COLUMNS",
     "TASK_COLUMNS",
     "TIMING_COLUMNS",
     "TOPOLOGY_COLUMNS",
@@ -110,34 +108,54 @@ TOPOLOGY_COLUMNS: tuple[tuple[str, pa.DataType], ...] = (
 :func:`schedlab.metrics.topology_metrics` (seed 000 ch.4-5)."""
 
 
-STRETCH_COLUMNS: tuple[tuple[str, pa.DataType], ...] = (
-    ("stretch_seed", pa.int64()),
-    ("max_stretch", pa.float64()),
-    ("mean_stretch", pa.float64()),
-    ("max_flow", pa.float64()),
-    ("mean_flow", pa.float64()),
-    ("load", pa.float64()),
-    ("delta", pa.float64()),
-    *((f"fairness_{size}_{what}", pa.int64()) for size, _ in FAIRNESS_BINS for what in ("tasks", "above_1")),
+PARTITION_COLUMNS: tuple[tuple[str, pa.DataType], ...] = (
+    ("runtime_scale", pa.float64()),
+    ("w_util", pa.float64()),
+    ("w_unused", pa.float64()),
+    ("w_lost", pa.float64()),
+    ("span", pa.float64()),
+    ("n_grown", pa.int64()),
+    ("n_backfilled", pa.int64()),
+    ("migration_attempts", pa.int64()),
+    ("migration_successes", pa.int64()),
+    ("migration_repeats", pa.int64()),
+    ("migration_pinned", pa.int64()),
+    ("migration_moves", pa.int64()),
+    ("migration_mean_gap", pa.float64()),
+    ("mfp_calls", pa.int64()),
+    ("mfp_memo_hits", pa.int64()),
 )
-"""Columns of max-stretch runs (a ``generate`` or ``moldable`` workload; :func:`schedlab.metrics.stretch_metrics`,
-Saule, Bozdag and Catalyurek 2014): the instance's seed, stretch relative to the one-processor time and flow (max,
-mean), load, Delta, and per size class of the one-processor time the number of tasks and of those with stretch > 1."""
+"""Columns of runs of the partition schedulers (Krevat 2003): the load factor c, capacity utilized, unused
+and lost, the span T, and the counters of :func:`schedlab.metrics.partition_metrics`."""
 
 
-def row_schema(param_keys=(), *, tasks: bool = False, topology: bool = False, stretch: bool = False) -> pa.Schema:
-    """The Arrow schema of one row: configuration, ``param_<key>`` columns, metrics, task columns
-    (with ``tasks``), topology columns (with ``topology``), max-stretch columns (with ``stretch``), timings,
-    version."""
+def row_schema(
+    param_keys=(),
+    *,
+    tasks: bool = False,
+    topology: bool = False,
+    partition: bool = False,
+    generated=(),
+    family_columns=(),
+) -> pa.Schema:
+    """The Arrow schema of one row: configuration, ``param_<key>`` columns, ``gen_<key>`` columns (a generated
+    instance's grid point, as text), metrics, task columns (with ``tasks``), topology columns (with
+    ``topology``), partition columns (with ``partition``), a family's own columns (``(name, Arrow type
+    name)`` pairs, after a ``family`` column),
+    timings, version."""
     fields = [pa.field(name, kind) for name, kind in CONFIG_COLUMNS]
     fields += [pa.field(f"param_{key}", pa.string()) for key in sorted(param_keys)]
+    fields += [pa.field(f"gen_{key}", pa.string()) for key in generated]
     fields += [pa.field(name, pa.int64() if name.startswith("n_") else pa.float64()) for name in metric_names()]
     if tasks:
         fields += [pa.field(name, kind) for name, kind in TASK_COLUMNS]
     if topology:
         fields += [pa.field(name, kind) for name, kind in TOPOLOGY_COLUMNS]
-    if stretch:
-        fields += [pa.field(name, kind) for name, kind in STRETCH_COLUMNS]
+    if partition:
+        fields += [pa.field(name, kind) for name, kind in PARTITION_COLUMNS]
+    if family_columns:
+        fields.append(pa.field("family", pa.string()))
+        fields += [pa.field(name, pa.type_for_alias(kind)) for name, kind in family_columns]
     fields += [pa.field(name, pa.float64()) for name in TIMING_COLUMNS]
     fields.append(pa.field("schedlab_version", pa.string()))
     return pa.schema(fields)
@@ -174,11 +192,19 @@ class Store:
     def write(self, row: dict) -> Path:
         """Write one run's row atomically (temporary file + ``os.replace``) and return its path."""
         params = [key.removeprefix("param_") for key in row if key.startswith("param_")]
+        generated = [key.removeprefix("gen_") for key in row if key.startswith("gen_")]
+        family_columns: tuple[tuple[str, str], ...] = ()
+        if "family" in row:
+            from schedlab.registry import family
+
+            family_columns = family(row["family"]).columns
         schema = row_schema(
             params,
             tasks=any(name in row for name, _ in TASK_COLUMNS),
             topology="platform" in row,
-            stretch="stretch_seed" in row,
+            partition="runtime_scale" in row,
+            generated=generated,
+            family_columns=family_columns,
         )
         table = pa.Table.from_pylist([{name: row.get(name) for name in schema.names}], schema=schema)
         self.runs_dir.mkdir(parents=True, exist_ok=True)
@@ -262,5 +288,6 @@ def query(table: pa.Table, sql: str):
 def _column_order(names: list[str]) -> list[str]:
     base = [name for name, _ in CONFIG_COLUMNS]
     params = sorted(n for n in names if n.startswith("param_"))
-    rest = [n for n in names if n not in base and not n.startswith("param_")]
-    return [n for n in base if n in names] + params + rest
+    generated = [n for n in names if n.startswith("gen_")]
+    rest = [n for n in names if n not in base and not n.startswith(("param_", "gen_"))]
+    return [n for n in base if n in names] + params + generated + rest

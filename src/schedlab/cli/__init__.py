@@ -20,7 +20,9 @@ from schedlab.cli.moldable import moldable_app
 from schedlab.cli.reproduce import reproduce_app
 from schedlab.cli.simulate import simulate
 from schedlab.cli.solve import solve_app
+from schedlab.cli.swdual import swdual_app
 from schedlab.cli.tasks import tasks_app
+from schedlab.cli.torus import torus_app
 from schedlab.cli.trace import trace_app
 
 __all__ = ["app"]
@@ -48,5 +50,7 @@ app.command()(gantt)
 app.add_typer(tasks_app, name="tasks")
 app.add_typer(moldable_app, name="moldable")
 app.add_typer(solve_app, name="solve")
+app.add_typer(swdual_app, name="swdual")
 app.add_typer(campaign_app, name="campaign")
 app.add_typer(reproduce_app, name="reproduce")
+app.add_typer(torus_app, name="torus")

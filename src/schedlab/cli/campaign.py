@@ -8,14 +8,13 @@ from __future__ import annotations
 
 import json
 import sys
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated
 
 import typer
 from rich.table import Table
 
-from schedlab.cli.common import err, one_line_errors, out
+from schedlab.cli.common import err, one_line_errors, out, progress_bar
 
 campaign_app = typer.Typer(
     help="Run, follow, query and report experiment campaigns (TOML specifications).", no_args_is_help=True
@@ -54,7 +53,7 @@ def campaign_run(
         campaign = load_campaign(spec, store=store)
         show = not quiet and not as_json and err.is_terminal
         try:
-            with _progress(enabled=show) as progress:
+            with progress_bar(enabled=show, what="runs") as progress:
                 outcome = run_campaign(
                     campaign, jobs=jobs, scheduler=scheduler, retry_failed=retry_failed, limit=limit, progress=progress
                 )
@@ -86,34 +85,6 @@ def campaign_run(
             markup=False,
         )
         raise typer.Exit(1)
-
-
-@contextmanager
-def _progress(*, enabled: bool):
-    if not enabled:
-        yield None
-        return
-    from rich.progress import (
-        BarColumn,
-        MofNCompleteColumn,
-        Progress,
-        TextColumn,
-        TimeElapsedColumn,
-        TimeRemainingColumn,
-    )
-
-    bar = Progress(
-        TextColumn("runs"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        TimeRemainingColumn(),
-        console=err,
-        transient=True,
-    )
-    with bar:
-        task = bar.add_task("runs", total=None)
-        yield lambda done, total, _row: bar.update(task, completed=done, total=total)
 
 
 @campaign_app.command("status")

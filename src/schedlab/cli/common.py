@@ -15,7 +15,14 @@ from pathlib import Path
 
 import typer
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
 from rich.table import Table
 
 from schedlab.durations import parse_duration, parse_span
@@ -105,17 +112,25 @@ def number(value) -> str:
 
 
 @contextmanager
-def progress_bar(total: int, *, enabled: bool, what: str = "simulating"):
-    """A rich progress bar on stderr fed by a library's ``progress(done, total)`` callback (None when disabled)."""
+def progress_bar(total: int | None = None, *, enabled: bool, what: str = "simulating"):
+    """A rich progress bar on stderr, fed by a library's ``progress(done, total, ...)`` callback: the engine's
+    ``(jobs done, jobs)`` or a campaign's ``(runs stored, runs, row)``. Yields the callback, or None when
+    disabled (not a terminal, ``--quiet``, ``--json``)."""
     if not enabled:
         yield None
         return
     bar = Progress(
-        TextColumn(what), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), console=err, transient=True
+        TextColumn(what),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+        console=err,
+        transient=True,
     )
     with bar:
-        task = bar.add_task("jobs", total=total)
-        yield lambda done, _total: bar.update(task, completed=done)
+        task = bar.add_task(what, total=total)
+        yield lambda done, count=None, *_: bar.update(task, completed=done, total=count or total)
 
 
 def metrics_table(result) -> Table:
@@ -139,6 +154,17 @@ def metrics_table(result) -> Table:
     table.add_section()
     table.add_row("utilization", number(m["utilization"]), "", "")
     table.add_row("makespan (s)", number(m["makespan"]), "", "")
+    if "w_util" in m:  # a partition scheduler (Krevat 2003): capacity and migrations
+        table.add_section()
+        for key, label in (
+            ("w_util", "capacity utilized"),
+            ("w_unused", "capacity unused"),
+            ("w_lost", "capacity lost"),
+        ):
+            table.add_row(label, number(m[key]), "", "")
+        attempts, successes = m["migration_attempts"], m["migration_successes"]
+        table.add_row("migrations (applied / attempts)", f"{successes:,} / {attempts:,}", "", "")
+        table.add_row("MFP computed (memo hits)", f"{m['mfp_calls']:,} ({m['mfp_memo_hits']:,})", "", "")
     counts = f"{m['n_completed']:,} completed, {m['n_killed']:,} killed at walltime, {m['n_rejected']:,} rejected"
     table.caption = f"{m['n_jobs']:,} jobs: {counts}; " + ", ".join(f"{k} {v:.2f} s" for k, v in result.seconds.items())
     return table

@@ -34,14 +34,15 @@ def gantt(
             raise InputError("schedlab gantt", message="nothing to write: give --out IMAGE, --html PAGE or both")
         if not jobs_csv.is_file():
             raise InputError(str(jobs_csv), message="no such file")
-        view = {"start": start, "end": end, "n_procs": procs, "max_rectangles": max_rectangles}
         written = []
         if out is not None:
-            written.append((out, plot_gantt(jobs_csv, out, **view)))
+            drawn = plot_gantt(jobs_csv, out, start=start, end=end, n_procs=procs, max_rectangles=max_rectangles)
+            written.append((out, drawn))
         if html is not None:
             from schedlab.report.gantt_html import gantt_html
 
-            written.append((html, gantt_html(jobs_csv, html, **view)))
+            drawn = gantt_html(jobs_csv, html, start=start, end=end, n_procs=procs, max_rectangles=max_rectangles)
+            written.append((html, drawn))
     for path, drawn in written:
         console.print(
             f"wrote {path}: {drawn['jobs']:,} jobs, {drawn['ranges']:,} ranges ({drawn['mode']})",

@@ -1,35 +1,37 @@
-"""The chapter 3 experiment of seed 003: every hybrid algorithm on generated Table 3.1 instances.
+"""Bleuse (2017), chapter 3's experiment: every CPU+GPU algorithm on generated Table 3.1 instances.
 
-Source: seed 003 ch. 3 section 3.6 (Table 3.1, Figs 3.4-3.7); spec
-003-part1-hybrid sections 5.2 and 7.1 ("experiment runner") and 7.3
-(reproduction targets).
+Source: Bleuse (2017), ch. 3 section 3.6 (Table 3.1, Figs. 3.4-3.7).
 
-Pure functions, no output: :func:`expand_grid` lists the instances,
-:func:`run_instance` solves one with every algorithm (one row per algorithm,
-plus one row per bisection step of the dual algorithms), :func:`aggregate`
-takes means per algorithm and instance class, :func:`run_experiment` runs a
-grid, optionally in worker processes. Results do not depend on the number of
-workers; only the timing columns (:data:`TIMING_COLUMNS`) vary between runs.
+The instances and runs form one campaign (:func:`campaign_text`: a generated
+workload of the ``CPU+GPU tasks`` family, one policy entry per algorithm), run
+by the campaign runner (stored, resumable, ``jobs`` processes or Dask).
+:func:`tables_from_results` turns the store into ``runs.csv`` rows (one per
+instance and algorithm, with ratios to APPROX-3/2 and to the best lower bound)
+and ``steps.csv`` rows (one per bisection step); :func:`aggregate` takes means
+per algorithm and instance class; :func:`write_report` writes the CSVs,
+tables and figures. Results do not depend on the number of workers; only the
+timing columns (:data:`TIMING_COLUMNS`) vary between runs.
 """
 
 from __future__ import annotations
 
+import csv
+import html
+import json
 import math
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass
-from time import perf_counter
+from pathlib import Path
 
-import numpy as np
+import pandas as pd
 
 from schedlab.errors import ArgumentError
-from schedlab.offline.hybrid import HybridError, bounds, hybrid_instance, search_of
+from schedlab.experiments.common import run_campaigns, toml_value, write_campaigns, write_json
 from schedlab.offline.hybrid.bounds import best_lower_bound
 from schedlab.registry import HYBRID, Algorithm, get
 from schedlab.registry import names as registry_names
-from schedlab.validation import validate
-from schedlab.workload.hybrid import HybridInstance, generate_hybrid
+from schedlab.report.tables import html_table, markdown_table
 
 __all__ = [
     "FULL_GRID",
@@ -39,13 +41,13 @@ __all__ = [
     "STEP_COLUMNS",
     "TIMING_COLUMNS",
     "Grid",
-    "InstanceConfig",
     "aggregate",
+    "campaign_text",
     "experiment_algorithms",
-    "expand_grid",
-    "instance_for",
-    "run_experiment",
-    "run_instance",
+    "grid_to_dict",
+    "reproduce",
+    "tables_from_results",
+    "write_report",
 ]
 
 REFERENCE = "approx32"
@@ -89,52 +91,15 @@ class Grid:
 
 
 FULL_GRID = Grid(n=(10, 50, 100, 1000), m=(4, 16, 64, 128, 256, 384, 512), k=(1, 2, 4, 8, 16, 32), samples=10)
-"""Table 3.1 of seed 003: 1680 instances."""
+"""Table 3.1 of Bleuse (2017): 1680 instances."""
 
 QUICK_GRID = Grid(n=(10, 50, 100, 1000), m=(4, 16, 64), k=(1, 4), samples=1)
 """A subset of Table 3.1 that runs in about a minute on one core (24 instances)."""
 
 
-@dataclass(frozen=True, slots=True)
-class InstanceConfig:
-    """One generated instance: size, sample index and the generator seed derived from the master seed."""
-
-    n: int
-    m: int
-    k: int
-    sample: int
-    seed: int
-
-
-def instance_seed(master: int, n: int, m: int, k: int, sample: int) -> int:
-    """Generator seed of one instance: the first word of ``SeedSequence([master, n, m, k, sample])``.
-
-    It depends on the instance alone, so an instance is the same in every grid
-    that contains it (the quick grid is a sub-experiment of the full one).
-    """
-    return int(np.random.SeedSequence([master, n, m, k, sample]).generate_state(1)[0])
-
-
-def expand_grid(grid: Grid, *, seed: int) -> list[InstanceConfig]:
-    """All instances of ``grid`` in a fixed order (n, m, k, sample)."""
-    if grid.samples < 1:
-        raise ArgumentError(f"samples = {grid.samples}, expected >= 1")
-    return [
-        InstanceConfig(n, m, k, s, instance_seed(seed, n, m, k, s))
-        for n in grid.n
-        for m in grid.m
-        for k in grid.k
-        for s in range(grid.samples)
-    ]
-
-
-def instance_for(config: InstanceConfig) -> HybridInstance:
-    """The Table 3.1 instance of ``config`` (truncated-normal GPU factor, spec 003 ambiguity 11)."""
-    return generate_hybrid(config.n, config.m, config.k, rng=np.random.default_rng(config.seed))
-
-
 def experiment_algorithms(names: Iterable[str] | None = None) -> dict[str, Algorithm]:
-    """The registered CPU+GPU algorithms named ``names`` (all by default), in registry order."""
+    """The registered CPU+GPU algorithms named ``names`` (all by default), in registry order, the reference
+    (APPROX-3/2) always first."""
     algorithms = {name: get(name) for name in registry_names(family=HYBRID)}
     if names is None:
         return algorithms
@@ -148,126 +113,124 @@ def experiment_algorithms(names: Iterable[str] | None = None) -> dict[str, Algor
     return chosen
 
 
-def _mean(values: Sequence[float]) -> float:
-    values = [v for v in values if not math.isnan(v)]
-    return float(sum(values) / len(values)) if values else math.nan
+def campaign_text(grid: Grid, *, seed: int, names: Iterable[str] | None = None) -> str:
+    """The campaign spec: Table 3.1 instances of ``grid`` (n, then m, then k, then sample), every algorithm."""
+    if grid.samples < 1:
+        raise ArgumentError(f"samples = {grid.samples}, expected >= 1")
+    lines = [
+        "# Bleuse (2017), ch. 3: every CPU+GPU algorithm on generated Table 3.1 instances.",
+        'name = "hybrid"',
+        f"seed = {seed}",
+        "validate = true",
+        'store = "../store"',
+        'metrics = ["makespan"]',
+        "",
+        "[[workloads]]",
+        'name = "table-3.1"',
+        f"generate = {{ family = {toml_value(HYBRID)}, samples = {grid.samples}, grid = {{ "
+        f"n = {toml_value(list(grid.n))}, m = {toml_value(list(grid.m))}, k = {toml_value(list(grid.k))} }} }}",
+    ]
+    for name in experiment_algorithms(names):
+        lines += ["", "[[policies]]", f"name = {toml_value(name)}"]
+    return "\n".join(lines) + "\n"
 
 
-def run_instance(config: InstanceConfig, names: Sequence[str] | None = None) -> tuple[list[dict], list[dict]]:
-    """Solve one instance with every algorithm; validate each schedule.
+def _float(value) -> float:
+    return math.nan if value is None or (isinstance(value, float) and math.isnan(value)) else float(value)
 
-    Returns ``(runs, steps)``: one :data:`RUN_COLUMNS` row per algorithm (in
-    registry order, ``approx32`` first) and one :data:`STEP_COLUMNS` row per
-    bisection step. ``best_lower_bound`` is the largest of the area/longest
-    bound and every λ rejected by a step that is sound for moldable tasks
-    (``approx32``, ``approx32-mk``, ``approx2``); ``mean_sets`` is mean |F(j)|
-    averaged over the bisection steps (Fig. 3.6), NaN for non-ILP algorithms.
-    An algorithm that cannot run (``gpu-only`` with k = 0) gets NaN values.
+
+def tables_from_results(results: pd.DataFrame, names: Iterable[str] | None = None) -> tuple[list[dict], list[dict]]:
+    """``runs.csv`` and ``steps.csv`` rows from the campaign's results, instances in grid order, algorithms in
+    registry order.
+
+    ``best_lower_bound`` is the largest of the area/longest-task bound and
+    every guess rejected by a step sound for moldable tasks (APPROX-3/2 and its
+    variant, APPROX-2: :func:`~schedlab.offline.hybrid.bounds.best_lower_bound`);
+    ``mean_sets`` is mean |F(j)| averaged over the bisection steps (Fig. 3.6),
+    NaN for non-ILP algorithms. A run that failed has NaN values.
     """
     algorithms = experiment_algorithms(names)
-    instance = instance_for(config)
-    b = bounds(instance)
-    searches = []
-    key = {"n": config.n, "m": config.m, "k": config.k, "sample": config.sample}
+    order = {name: i for i, name in enumerate(algorithms)}
     runs, steps = [], []
-    for name, algorithm in algorithms.items():
-        t0 = perf_counter()
-        try:
-            schedule = algorithm.build()(instance)
-        except HybridError:
-            schedule = None
-        seconds = perf_counter() - t0
-        row = {
-            **key,
-            "seed": config.seed,
-            "algorithm": name,
-            "makespan": math.nan,
-            "lower_bound": b.lower,
-            "steps": 0,
-            "lam": math.nan,
-            "mean_sets": math.nan,
-            "seconds": seconds,
-            "ilp_seconds": math.nan,
-        }
-        if schedule is not None:
-            validate(hybrid_instance(instance), schedule, contiguous=algorithm.traits["contiguous"])
-            row["makespan"] = schedule.makespan
-            search = search_of(schedule)
-            searches.append((search, algorithm.traits["moldable"]))
-            if search is not None:
-                row["steps"], row["lam"] = search.n_steps, search.lam
-                sets = [s.info["mean_sets"] for s in search.steps if "mean_sets" in s.info]
-                if sets:
-                    row["mean_sets"] = _mean(sets)
-                    row["ilp_seconds"] = float(sum(s.info.get("ilp_seconds", 0.0) for s in search.steps))
-                for i, s in enumerate(search.steps):
-                    steps.append(
-                        {
-                            **key,
-                            "algorithm": name,
-                            "step": i,
-                            "lam": s.lam,
-                            "accepted": s.accepted,
-                            "makespan": s.makespan,
-                            "mean_sets": s.info.get("mean_sets", math.nan),
-                            "seconds": s.seconds,
-                        }
-                    )
-        runs.append(row)
-    proven = best_lower_bound(instance, searches)
-    reference = runs[0]["makespan"]
-    for row in runs:
-        row["best_lower_bound"] = proven
-        row["ratio_reference"] = row["makespan"] / reference if reference > 0 else math.nan
-        row["ratio_lower_bound"] = row["makespan"] / proven if proven > 0 else math.nan
-    return [{c: row[c] for c in RUN_COLUMNS} for row in runs], steps
-
-
-def run_experiment(
-    configs: Sequence[InstanceConfig],
-    *,
-    names: Sequence[str] | None = None,
-    jobs: int = 1,
-    progress: Callable[[int, int], None] | None = None,
-) -> tuple[list[dict], list[dict]]:
-    """Run every instance (in ``jobs`` worker processes when > 1); rows in ``configs`` order.
-
-    ``progress(done, total)`` is called after each instance (in order).
-    """
-    if jobs < 1:
-        raise ArgumentError(f"jobs = {jobs}, expected >= 1")
-    names = None if names is None else list(names)
-    experiment_algorithms(names)  # fail on a bad name before starting workers
-    runs, steps = [], []
-    if jobs == 1:
-        results = (run_instance(c, names) for c in configs)
-        for i, (r, s) in enumerate(results, 1):
-            runs.extend(r)
-            steps.extend(s)
-            if progress:
-                progress(i, len(configs))
-        return runs, steps
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
-        for i, (r, s) in enumerate(pool.map(run_instance, configs, [names] * len(configs)), 1):
-            runs.extend(r)
-            steps.extend(s)
-            if progress:
-                progress(i, len(configs))
+    for _, instance in results.groupby("window_index", sort=True):
+        instance = instance.assign(_order=instance["policy"].map(order)).sort_values("_order")
+        finished = instance[instance["state"] == "done"]
+        lower = _float(finished["lower_bound"].iloc[0]) if len(finished) else math.nan
+        proven = best_lower_bound(
+            lower,
+            [(_float(r.search_lower), algorithms[r.policy].traits["moldable"]) for r in finished.itertuples()],
+            sequential=False,  # Table 3.1 tasks are moldable
+        )
+        rows = []
+        for r in instance.itertuples():
+            key = {"n": int(r.gen_n), "m": int(r.gen_m), "k": int(r.gen_k), "sample": int(r.gen_sample)}
+            ok = r.state == "done"
+            rows.append(
+                {
+                    **key,
+                    "seed": int(r.seed),
+                    "algorithm": r.policy,
+                    "makespan": _float(r.makespan) if ok else math.nan,
+                    "lower_bound": lower,
+                    "steps": int(r.steps) if ok else 0,
+                    "lam": _float(r.lam) if ok else math.nan,
+                    "mean_sets": _float(r.mean_sets) if ok else math.nan,
+                    "seconds": _float(r.simulate_seconds),
+                    "ilp_seconds": _float(r.ilp_seconds) if ok else math.nan,
+                }
+            )
+            for i, (lam, accepted, makespan, mean_sets, seconds) in enumerate(json.loads(r.search) if ok else []):
+                steps.append(
+                    {
+                        **key,
+                        "algorithm": r.policy,
+                        "step": i,
+                        "lam": float(lam),
+                        "accepted": bool(accepted),
+                        "makespan": _float(makespan),
+                        "mean_sets": _float(mean_sets),
+                        "seconds": float(seconds),
+                    }
+                )
+        reference = rows[0]["makespan"]
+        for row in rows:
+            row["best_lower_bound"] = proven
+            row["ratio_reference"] = row["makespan"] / reference if reference > 0 else math.nan
+            row["ratio_lower_bound"] = row["makespan"] / proven if proven > 0 else math.nan
+        runs += [{c: row[c] for c in RUN_COLUMNS} for row in rows]
     return runs, steps
 
 
-SUMMARY_COLUMNS = (
-    "algorithm",
-    "runs",
-    "ratio_reference",
-    "ratio_lower_bound",
-    "max_ratio_lower_bound",
-    "wins",
-    "seconds",
-    "steps",
-    "mean_sets",
-)
-"""Columns of :func:`aggregate` rows (besides the grouping keys)."""
+def reproduce(
+    out,
+    grid: Grid,
+    *,
+    seed: int = 0,
+    names: Iterable[str] | None = None,
+    jobs: int = 1,
+    progress: Callable[[int, int, dict], None] | None = None,
+    quick: bool = False,
+) -> dict:
+    """Write and run the campaign under ``out`` (store in ``out/store``), then the report; return a summary."""
+    names = None if names is None else list(names)
+    (results,), wall = run_campaigns(
+        write_campaigns(Path(out), {"hybrid": campaign_text(grid, seed=seed, names=names)}),
+        jobs=jobs,
+        progress=progress,
+    )
+    runs, steps = tables_from_results(results, names)
+    write_report(out, runs, steps, grid=grid, seed=seed, jobs=jobs, wall=wall, quick=quick)
+    return {
+        "instances": len(results["window_index"].unique()),
+        "runs": len(runs),
+        "wall_seconds": wall,
+        "failed": int((results["state"] != "done").sum()),
+    }
+
+
+def _mean(values: Sequence[float]) -> float:
+    values = [v for v in values if not math.isnan(v)]
+    return float(sum(values) / len(values)) if values else math.nan
 
 
 def aggregate(runs: Sequence[dict], by: Sequence[str] = ()) -> list[dict]:
@@ -310,6 +273,150 @@ def aggregate(runs: Sequence[dict], by: Sequence[str] = ()) -> list[dict]:
             }
         )
     return out
+
+
+def _cell(value) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float):
+        return "" if math.isnan(value) else repr(value)
+    return str(value)
+
+
+def write_csv(path: Path, rows, columns) -> None:
+    """Rows as CSV with exact float text (``repr``), NaN as an empty cell."""
+    with open(path, "w", newline="") as f:
+        writer = csv.writer(f, lineterminator="\n")
+        writer.writerow(columns)
+        for row in rows:
+            writer.writerow([_cell(row[c]) for c in columns])
+
+
+def _fmt(value, digits: int = 3) -> str:
+    if isinstance(value, float):
+        return "-" if math.isnan(value) else f"{value:.{digits}f}"
+    return str(value)
+
+
+def _tables(runs) -> list[tuple[str, list[str], list[list[str]]]]:
+    tables = []
+    overall = aggregate(runs)
+    tables.append(
+        (
+            "All instances",
+            [
+                "algorithm",
+                "runs",
+                "makespan / APPROX-3/2",
+                "makespan / best LB",
+                "max makespan / best LB",
+                "best (share)",
+                "seconds",
+                "bisection steps",
+                "mean |F(j)|",
+            ],
+            [
+                [
+                    r["algorithm"],
+                    str(r["runs"]),
+                    _fmt(r["ratio_reference"]),
+                    _fmt(r["ratio_lower_bound"]),
+                    _fmt(r["max_ratio_lower_bound"]),
+                    _fmt(r["wins"], 2),
+                    _fmt(r["seconds"], 4),
+                    _fmt(r["steps"], 1),
+                    _fmt(r["mean_sets"], 2),
+                ]
+                for r in overall
+            ],
+        )
+    )
+    for key, label in (("n", "n"), ("m", "m"), ("k", "k")):
+        for column, title in (
+            ("ratio_reference", "makespan / APPROX-3/2"),
+            ("ratio_lower_bound", "makespan / best LB"),
+        ):
+            if key != "n" and column == "ratio_lower_bound":
+                continue
+            rows = aggregate(runs, by=(key,))
+            values = sorted({r[key] for r in rows})
+            names = list(dict.fromkeys(r["algorithm"] for r in rows))
+            cell = {(r["algorithm"], r[key]): r[column] for r in rows}
+            tables.append(
+                (
+                    f"Mean {title} per {label}",
+                    ["algorithm", *(f"{label} = {v}" for v in values)],
+                    [[a, *(_fmt(cell.get((a, v), math.nan)) for v in values)] for a in names],
+                )
+            )
+    return tables
+
+
+def _markdown(tables, header: str) -> str:
+    lines = [header, ""]
+    for title, head, rows in tables:
+        lines += [f"## {title}", "", *markdown_table(pd.DataFrame(rows, columns=head), text_columns=1), ""]
+    return "\n".join(lines)
+
+
+def _html(tables, header: str, figures) -> str:
+    parts = [
+        "<!DOCTYPE html>",
+        '<html><head><meta charset="utf-8"><title>schedlab: CPU+GPU reproduction (Bleuse 2017, ch. 3)</title>',
+        "<style>table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:2px 6px;"
+        "text-align:right}td:first-child{text-align:left}</style></head><body>",
+    ]
+    parts += [f"<p>{html.escape(line)}</p>" for line in header.splitlines() if line.strip()]
+    for title, head, rows in tables:
+        parts.append(f"<h2>{html.escape(title)}</h2>" + html_table(pd.DataFrame(rows, columns=head)))
+    for name, caption in figures.items():
+        parts.append(f'<h2>{html.escape(caption)}</h2><img src="{html.escape(name)}" alt="{html.escape(caption)}">')
+    parts.append("</body></html>")
+    return "\n".join(parts) + "\n"
+
+
+def write_report(
+    out, runs: list[dict], steps: list[dict], *, grid: Grid, seed: int, jobs: int, wall: float, quick: bool = False
+) -> list[Path]:
+    """``runs.csv``, ``steps.csv``, ``summary.csv`` (means per n, m, k, algorithm), ``summary.md`` and
+    ``summary.html`` (means per algorithm, and per n, m and k), the figures of
+    :data:`~schedlab.report.hybrid_plots.FIGURES` and ``experiment.json``."""
+    from schedlab.report.hybrid_plots import FIGURES, plot_hybrid_figures
+
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    write_csv(out / "runs.csv", runs, RUN_COLUMNS)
+    write_csv(out / "steps.csv", steps, STEP_COLUMNS)
+    summary = aggregate(runs, by=("n", "m", "k"))
+    write_csv(out / "summary.csv", summary, list(summary[0]) if summary else ["algorithm"])
+    instances = len({(r["n"], r["m"], r["k"], r["sample"]) for r in runs})
+    algorithms = list(dict.fromkeys(r["algorithm"] for r in runs))
+    header = (
+        f"# Bleuse (2017), ch. 3 reproduction: {instances} instances "
+        f"(n {list(grid.n)}, m {list(grid.m)}, k {list(grid.k)}, {grid.samples} per size), "
+        f"seed {seed}, {len(algorithms)} algorithms, {wall:.1f} s with {jobs} job(s).\n\n"
+        "Ratios are per-instance ratios averaged; best LB = max(area, longest task, every λ "
+        "rejected by APPROX-3/2 or APPROX-2); approx32-mk = APPROX-3/2 with objective='makespan' "
+        "and repack=True."
+    )
+    tables = _tables(runs)
+    (out / "summary.md").write_text(_markdown(tables, header))
+    plot_hybrid_figures(runs, steps, out)
+    (out / "summary.html").write_text(_html(tables, header, FIGURES))
+    write_json(
+        out / "experiment.json",
+        {
+            "experiment": "hybrid",
+            "seed": seed,
+            "quick": quick,
+            "jobs": jobs,
+            "grid": grid_to_dict(grid),
+            "instances": instances,
+            "algorithms": algorithms,
+            "wall_seconds": wall,
+        },
+    )
+    return [out / name for name in ("runs.csv", "steps.csv", "summary.csv", "summary.md", "summary.html")]
 
 
 def grid_to_dict(grid: Grid) -> dict:

@@ -1,34 +1,42 @@
-"""Seed 000 chapter 4's experiment: offline conservative backfilling of 300-job Curie samples on m = 512.
+"""Mendonca (2017), chapter 4's experiment: conservative backfilling of 300-job Curie samples on m = 512.
 
-Source: seed 000 ch.4 section 4.6-4.7; spec 000-ch4-5 sections 5.1 (instances)
-and 6 (headline results). Each instance draws ``size`` jobs of at most ``m``
-processors from the trace, uniformly without replacement (spec default;
-``with_replacement`` as option, the reference code's; ``block``: ``size``
-consecutive jobs from a random start, section 1.2.3's "subsets of jobs taken
-from random starting points"), keeps the draw order as queue order and sets
-every release to 0; every allocator then schedules it with conservative
-backfilling on ``clusters:m,l`` (one root over clusters of ``l``), without
-penalty. Measured per run: makespan, contiguous jobs, local jobs
-(``K_j = K*_j``) and the locality ratio; per allocator: the makespan deviation
-from basic on the same instance.
+Source: Mendonca (2017), ch. 4 sections 4.6-4.7 (Figs. 4.7-4.12). Each
+instance draws ``size`` jobs of at most ``m`` processors from the trace,
+uniformly without replacement (``with_replacement`` as option, the reference
+code's; ``block``: ``size`` consecutive jobs from a random start, section
+1.2.3's "subsets of jobs taken from random starting points"), keeps the draw
+order as queue order and releases every job at 0; every allocator then
+schedules it with conservative backfilling on ``clusters:m,l`` (one root over
+clusters of ``l``), without penalty. Measured per run: makespan, contiguous
+jobs, local jobs (``K_j = K*_j``) and the locality ratio; per allocator: the
+makespan deviation from basic on the same instance.
 
-The runs are independent offline solves, so they go through a process pool
-(``jobs``) rather than the campaign store; results do not depend on ``jobs``.
+The runs go through the campaign runner (job samples are a campaign workload
+option), so they are stored, resumable and spread over ``jobs`` processes;
+the results do not depend on ``jobs``.
 """
 
 from __future__ import annotations
 
-import json
 import os
-from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-from schedlab.errors import InputError
-from schedlab.workload.jobs import JobTable
+from schedlab.experiments.common import (
+    Claim,
+    claims_markdown,
+    done,
+    run_campaigns,
+    toml_value,
+    write_campaigns,
+    write_json,
+)
+
+__all__ = ["ALLOCATORS", "Plan", "campaign_text", "claims", "reproduce", "results_frame", "summarize", "write_report"]
 
 ALLOCATORS = ("basic", "becont", "cont", "beloc", "loc")
 """The chapter 4 variants (beplat and plat belong to chapter 5)."""
@@ -36,6 +44,8 @@ ALLOCATORS = ("basic", "becont", "cont", "beloc", "loc")
 
 @dataclass(frozen=True)
 class Plan:
+    """The experiment's settings: trace, machine, sample size and count, seed, sampling, allocators."""
+
     trace: str
     n_procs: int = 512
     cluster: int = 16
@@ -51,82 +61,60 @@ class Plan:
         return f"clusters:{self.n_procs},{self.cluster}"
 
 
-def sample(jobs: JobTable, plan: Plan, index: int) -> JobTable:
-    """Instance ``index``: ``plan.size`` jobs drawn with ``default_rng([seed, index])`` (one by one, or with
-    ``plan.block`` as one run of consecutive jobs of the trace), releases 0, ids in draw order."""
-    rng = np.random.default_rng([plan.seed, index])
-    if plan.block:
-        first = int(rng.integers(0, len(jobs) - plan.size + 1))
-        rows = np.arange(first, first + plan.size)
-    else:
-        rows = rng.choice(len(jobs), size=plan.size, replace=plan.with_replacement)
-    picked = jobs.take(rows)
-    return JobTable.from_arrays(
-        submit=np.zeros(plan.size),
-        run_time=picked.run_time,
-        requested_time=picked.requested_time,
-        procs=picked.procs,
-        id=np.arange(1, plan.size + 1),
-        source=jobs.source,
-    )
-
-
-def run_instance(args: tuple[JobTable, Plan, int]) -> list[dict]:
-    """Every allocator of ``plan`` on instance ``index``; one row each."""
-    from schedlab.engine import simulate
-    from schedlab.metrics import topology_metrics
-    from schedlab.platform.registry import parse_platform
-    from schedlab.registry import make_policy
-    from schedlab.schedule import Instance
-    from schedlab.validation import validate
-
-    jobs, plan, index = args
-    instance = Instance(sample(jobs, plan, index), parse_platform(plan.platform))
-    rows = []
+def campaign_text(plan: Plan) -> str:
+    """The campaign spec: one workload of ``instances`` job samples, conservative with each allocator."""
+    lines = [
+        "# Mendonca (2017), ch. 4: conservative backfilling of job samples released at 0, one run per allocator.",
+        'name = "locality-ch4"',
+        f"seed = {plan.seed}",
+        "validate = true",
+        'store = "../store"',
+        'metrics = ["makespan"]',
+        "",
+        "[[workloads]]",
+        'name = "ch4"',
+        f"trace = {toml_value(Path(plan.trace).resolve().as_posix())}",
+        f'platform = "{plan.platform}"',
+        f"samples = {{ count = {plan.instances}, jobs = {plan.size}, "
+        f"replacement = {str(plan.with_replacement).lower()}, block = {str(plan.block).lower()} }}",
+    ]
     for allocator in plan.allocators:
-        schedule = simulate(instance, make_policy("conservative", {"allocator": allocator}))
-        validate(instance, schedule)
-        topo = topology_metrics(instance, schedule)
-        rows.append(
-            {
-                "instance": index,
-                "allocator": allocator,
-                "makespan": float(np.max(schedule.end)),
-                "contiguous": topo["n_contiguous"] / plan.size,
-                "local": topo["n_local"] / plan.size,
-                "locality_ratio": topo["locality_ratio"],
-            }
-        )
-    return rows
+        lines += [
+            "",
+            "[[policies]]",
+            'name = "conservative"',
+            f'label = "{allocator}"',
+            f'params = {{ allocator = "{allocator}" }}',
+        ]
+    return "\n".join(lines) + "\n"
 
 
-def run_plan(plan: Plan, *, jobs: int = 1) -> pd.DataFrame:
-    """All instances of ``plan``, with each run's deviation from basic's makespan on the same instance."""
-    from schedlab.workload.filters import to_jobs
-    from schedlab.workload.swf import read_swf
-
-    table, _ = to_jobs(read_swf(plan.trace), procs=plan.n_procs)
-    if plan.block and plan.with_replacement:
-        raise InputError("--block", message="a block of consecutive jobs cannot be drawn with replacement")
-    if len(table) < plan.size and not plan.with_replacement:
-        raise InputError(
-            plan.trace, message=f"{len(table)} jobs of at most {plan.n_procs} processors, fewer than {plan.size}"
-        )
-    work = [(table, plan, i) for i in range(plan.instances)]
-    if jobs > 1:
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
-            chunks = list(pool.map(run_instance, work, chunksize=4))
-    else:
-        chunks = [run_instance(w) for w in work]
-    frame = pd.DataFrame([row for chunk in chunks for row in chunk])
+def results_frame(results: pd.DataFrame, plan: Plan) -> pd.DataFrame:
+    """One row per (instance, allocator), in that order: makespan, contiguous and local shares, locality ratio,
+    and the deviation from basic's makespan on the same instance."""
+    finished = done(results)
+    order = {label: i for i, label in enumerate(plan.allocators)}
+    frame = pd.DataFrame(
+        {
+            "instance": finished["window_index"].astype(np.int64),
+            "allocator": finished["label"],
+            "makespan": finished["makespan"].astype(np.float64),
+            "contiguous": finished["n_contiguous"] / plan.size,
+            "local": finished["n_local"] / plan.size,
+            "locality_ratio": finished["locality_ratio"].astype(np.float64),
+        }
+    )
+    frame = (
+        frame.assign(_order=frame["allocator"].map(order)).sort_values(["instance", "_order"]).drop(columns="_order")
+    )
     basic = frame[frame["allocator"] == "basic"].set_index("instance")["makespan"]
     frame["deviation"] = frame["makespan"] / frame["instance"].map(basic) - 1.0
-    return frame
+    return frame.reset_index(drop=True)
 
 
 def summarize(frame: pd.DataFrame) -> pd.DataFrame:
     """Per allocator: mean deviation from basic, share of instances within 2 % of basic, mean contiguous and
-    local shares, mean locality ratio (seed 000 ch.4 figures 4.7-4.12)."""
+    local shares, mean locality ratio (Mendonca 2017, Figs. 4.7-4.12)."""
     grouped = frame.groupby("allocator", sort=False)
     return pd.DataFrame(
         {
@@ -140,40 +128,51 @@ def summarize(frame: pd.DataFrame) -> pd.DataFrame:
     )
 
 
-def claims(summary: pd.DataFrame) -> list[tuple[str, str, str]]:
-    """The thesis's chapter 4 findings, each (claim, verdict, numbers)."""
+def claims(summary: pd.DataFrame) -> list[Claim]:
+    """The thesis's chapter 4 findings, each with its verdict and numbers."""
     out = []
     others = [a for a in summary.index if a not in ("basic", "cont")]
     within = {a: summary.loc[a, "within_2pct"] for a in others}
     out.append(
-        (
+        Claim(
+            1,
             "all but forced contiguous: > 99.6 % of instances within 2 % of basic's makespan",
             "holds" if all(v > 0.996 for v in within.values()) else "fails",
-            ", ".join(f"{a} {v:.1%}" for a, v in within.items()),
+            [", ".join(f"{a} {v:.1%}" for a, v in within.items())],
         )
     )
     if "becont" in summary.index:
         dev = summary.loc["becont", "mean_deviation"]
         out.append(
-            ("becont's mean makespan within 0.1 % of basic's", "holds" if abs(dev) < 0.001 else "fails", f"{dev:+.3%}")
+            Claim(
+                2,
+                "becont's mean makespan within 0.1 % of basic's",
+                "holds" if abs(dev) < 0.001 else "fails",
+                [f"{dev:+.3%}"],
+            )
         )
     if "cont" in summary.index:
         dev = summary.loc["cont", "mean_deviation"]
         out.append(
-            ("cont's mean makespan within 2 % of basic's", "holds" if abs(dev) < 0.02 else "fails", f"{dev:+.3%}")
+            Claim(
+                3,
+                "cont's mean makespan within 2 % of basic's",
+                "holds" if abs(dev) < 0.02 else "fails",
+                [f"{dev:+.3%}"],
+            )
         )
     if "beloc" in summary.index:
         local = summary.loc["beloc", "local"]
         best = summary["local"].drop(labels=[a for a in ("loc",) if a in summary.index]).idxmax()
+        verdict = (
+            "holds" if local >= 0.85 and best == "beloc" else "partly" if local >= 0.85 or best == "beloc" else "fails"
+        )
         out.append(
-            (
+            Claim(
+                4,
                 "beloc makes about 90 % of jobs local, the most of the non-forced variants",
-                "holds"
-                if local >= 0.85 and best == "beloc"
-                else "partly"
-                if local >= 0.85 or best == "beloc"
-                else "fails",
-                f"beloc {local:.1%}, best {best}",
+                verdict,
+                [f"beloc {local:.1%}, best {best}"],
             )
         )
     return out
@@ -192,7 +191,7 @@ def write_report(out, frame: pd.DataFrame, plan: Plan, *, wall: float) -> list[P
     frame.to_csv(out / "runs.csv", index=False, float_format="%.10g")
     summary.to_csv(out / "summary.csv", float_format="%.10g")
     lines = [
-        f"# Seed 000 ch.4: {plan.instances} instances of {plan.size} jobs, {plan.platform}, seed {plan.seed}",
+        f"# Mendonca (2017), ch. 4: {plan.instances} instances of {plan.size} jobs, {plan.platform}, seed {plan.seed}",
         "",
         f"Trace `{os.path.basename(plan.trace)}`, wall {wall:.1f} s.",
         "",
@@ -205,7 +204,14 @@ def write_report(out, frame: pd.DataFrame, plan: Plan, *, wall: float) -> list[P
             f"{r['local']:.1%} | {r['locality_ratio']:.3f} |"
         )
     (out / "summary.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
-    (out / "claims.md").write_text("".join(f"- {c}: **{v}** ({n})\n" for c, v, n in claims(summary)), encoding="utf-8")
+    (out / "claims.md").write_text(
+        claims_markdown(
+            "Mendonca (2017), ch. 4: the thesis's findings, checked",
+            "Deviation = makespan / basic's makespan on the same instance - 1.",
+            claims(summary),
+        ),
+        encoding="utf-8",
+    )
     basic = frame[frame["allocator"] == "basic"].set_index("instance")["makespan"]
     fig, ax = plt.subplots(figsize=(6, 6), constrained_layout=True)
     for allocator in [a for a in plan.allocators if a != "basic"]:
@@ -215,17 +221,20 @@ def write_report(out, frame: pd.DataFrame, plan: Plan, *, wall: float) -> list[P
     ax.plot([low, high], [low, high], color="black", linewidth=0.8)
     ax.set_xlabel("basic makespan (s)")
     ax.set_ylabel("variant makespan (s)")
+    ax.set_title(f"Makespan of each allocator against basic ({plan.instances} instances)")
     ax.legend()
     fig.savefig(out / "fig-makespan.png", dpi=110)
     plt.close(fig)
-    (out / "experiment.json").write_text(
-        json.dumps(
-            {**plan.__dict__, "platform": plan.platform, "wall_seconds": wall}, indent=2, sort_keys=True, default=list
-        )
-        + "\n",
-        encoding="utf-8",
-    )
+    write_json(out / "experiment.json", {**asdict(plan), "platform": plan.platform, "wall_seconds": wall})
     return [out / name for name in ("runs.csv", "summary.csv", "summary.md", "claims.md", "fig-makespan.png")]
 
 
-__all__ = ["ALLOCATORS", "Plan", "claims", "run_instance", "run_plan", "sample", "summarize", "write_report"]
+def reproduce(
+    out, plan: Plan, *, jobs: int = 1, progress: Callable[[int, int, dict], None] | None = None
+) -> tuple[pd.DataFrame, list[Path]]:
+    """Write and run the campaign under ``out`` (store in ``out/store``), then the report; return the runs and files."""
+    (results,), wall = run_campaigns(
+        write_campaigns(Path(out), {"locality-ch4": campaign_text(plan)}), jobs=jobs, progress=progress
+    )
+    frame = results_frame(results, plan)
+    return frame, write_report(out, frame, plan, wall=wall)

@@ -36,14 +36,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from schedlab.experiments.redirections import (
-    Claim,
-    _done,
-    _html_table,
-    _markdown_table,
-    _png,
-    _toml_value,
-)
+from schedlab.experiments.common import Claim, claims_markdown, done, toml_value
+from schedlab.report.tables import html_table, markdown_table, png
 
 __all__ = [
     "ALLOCATORS",
@@ -213,7 +207,7 @@ def _campaign_text(name: str, plan_: Plan) -> str:
             "[[policies]]",
             'name = "conservative"',
             f'label = "{label}"',
-            f'params = {{ allocator = {_toml_value(ALLOCATORS[label])}, compress = "start-now" }}',
+            f'params = {{ allocator = {toml_value(ALLOCATORS[label])}, compress = "start-now" }}',
         ]
     return "\n".join(lines) + "\n"
 
@@ -237,10 +231,10 @@ def normalised(results: pd.DataFrame, metrics=METRICS, base: str = "basic") -> p
     """Spec 5.2's normalisation: one row per (workload, label, metric) with ``n`` (instances), ``mean`` (raw),
     ``base_mean`` (basic's mean over its instances) and ``normalised`` = mean over instances of
     ``value / base_mean`` (so basic = 1; NaN without a basic run or when its mean is 0). Finished runs only."""
-    done = _done(results)
+    finished = done(results)
     rows = []
     order = {label: i for i, label in enumerate(ALLOCATORS)}
-    for workload, here in done.groupby("workload", sort=False):
+    for workload, here in finished.groupby("workload", sort=False):
         labels = sorted(here["label"].unique(), key=lambda label: (order.get(label, len(order)), label))
         for metric in metrics:
             if metric not in here:
@@ -365,7 +359,7 @@ def bar_figure(norm: pd.DataFrame, metric: str) -> bytes:
     ax.set_title(TITLES.get(metric, metric), fontsize="medium")
     ax.grid(axis="y", alpha=0.3)
     ax.legend(fontsize="small", ncol=min(len(labels), 4))
-    return _png(figure)
+    return png(figure)
 
 
 # ---------------------------------------------------------------- report
@@ -389,23 +383,6 @@ def _setup(plan_: Plan) -> pd.DataFrame:
     )
 
 
-def claims_markdown(claim: Claim) -> str:
-    """``claims.md``: the claim, its verdict and the numbers."""
-    lines = [
-        "# Seed 000 ch. 5: the thesis' claim, checked",
-        "",
-        "Normalised values (mean over instances of value / basic's mean); lower is better except the success "
-        "rate; 'most' = more than half of the platforms.",
-        "",
-        f"## {claim.claim}",
-        "",
-        f"**Verdict: {claim.verdict}.**",
-        "",
-    ]
-    lines += [f"- {line}" for line in claim.evidence]
-    return "\n".join(lines) + "\n"
-
-
 def write_report(out, results: pd.DataFrame, plan_: Plan, *, wall: float | None = None) -> tuple[list[Path], Claim]:
     """Write ``metrics.csv`` (long: raw and normalised means per platform, allocator and metric),
     ``runs.csv``, ``platforms.csv`` (the ``levels`` used), ``fig-<metric>.png``, ``claims.md``, ``summary.md``
@@ -427,7 +404,15 @@ def write_report(out, results: pd.DataFrame, plan_: Plan, *, wall: float | None 
             (out / name).write_bytes(bar_figure(norm, metric))
             figures.append((name, f"{TITLES[metric]}, normalised to basic"))
     written += [out / name for name, _ in figures]
-    (out / "claims.md").write_text(claims_markdown(claim), encoding="utf-8")
+    (out / "claims.md").write_text(
+        claims_markdown(
+            "Mendonca (2017), ch. 5: the thesis' claim, checked",
+            "Normalised values (mean over instances of value / basic's mean); lower is better except the "
+            "success rate; 'most' = more than half of the platforms.",
+            [claim],
+        ),
+        encoding="utf-8",
+    )
     written.append(out / "claims.md")
     failed = results[results["state"] != "done"] if "state" in results else results.iloc[:0]
     header = [
@@ -444,8 +429,8 @@ def write_report(out, results: pd.DataFrame, plan_: Plan, *, wall: float | None 
         "Fat-tree levels are the spec 5.2 defaults [inf], listed below.",
         "",
     ]
-    lines = header + ["## Platforms", ""] + _markdown_table(setup)
-    lines += ["", "## Normalised metrics per platform and allocator", ""] + _markdown_table(wide)
+    lines = header + ["## Platforms", ""] + markdown_table(setup)
+    lines += ["", "## Normalised metrics per platform and allocator", ""] + markdown_table(wide)
     lines += ["", "## Claim", "", f"{claim.claim} **{claim.verdict}** (details in claims.md)", "", "Figures:", ""]
     lines += [f"- `{name}`: {caption}" for name, caption in figures]
     if len(failed):
@@ -465,9 +450,9 @@ def write_report(out, results: pd.DataFrame, plan_: Plan, *, wall: float | None 
     page += [f"<p>{esc(line.lstrip('# '))}</p>" for line in header if line.strip()]
     page += [
         "<h2>Platforms</h2>",
-        _html_table(setup),
+        html_table(setup),
         "<h2>Normalised metrics (basic = 1)</h2>",
-        _html_table(wide),
+        html_table(wide),
         f"<h2>Claim</h2><h3>{esc(claim.claim)} <em>{esc(claim.verdict)}</em></h3><ul>"
         + "".join(f"<li>{esc(line)}</li>" for line in claim.evidence)
         + "</ul>",

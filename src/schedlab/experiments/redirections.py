@@ -31,6 +31,10 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from schedlab.experiments.common import Claim, claims_markdown, toml_value
+from schedlab.experiments.common import done as finished_runs
+from schedlab.report.tables import html_table, markdown_table, png
+
 __all__ = [
     "BASE",
     "Claim",
@@ -204,7 +208,7 @@ def _policies(name: str, plan_: Plan) -> list[dict]:
     for label in LABELS:
         if label in plan_.skipped:
             continue
-        entry = {"name": _REGISTRY[label], "label": label, "params": {}}
+        entry: dict = {"name": _REGISTRY[label], "label": label, "params": {}}
         if label in info.table2:
             dedicated, value = info.table2[label]
             entry["params"] = (
@@ -231,16 +235,6 @@ def _tuning_policies(name: str, plan_: Plan) -> list[dict]:
     ]
 
 
-def _toml_value(value) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, list):
-        return "[" + ", ".join(_toml_value(v) for v in value) + "]"
-    if isinstance(value, str):
-        return json.dumps(value)
-    return repr(value)
-
-
 def _campaign_text(name: str, plan_: Plan, policies: list[dict], suffix: str = "") -> str:
     trace = (plan_.traces_dir / TRACES[name].file).as_posix()
     length = plan_.days[name]
@@ -264,7 +258,7 @@ def _campaign_text(name: str, plan_: Plan, policies: list[dict], suffix: str = "
         lines += ["", "[[policies]]", f'name = "{policy["name"]}"', f'label = "{policy["label"]}"']
         if policy["params"]:
             lines.append(
-                "params = { " + ", ".join(f"{k} = {_toml_value(v)}" for k, v in policy["params"].items()) + " }"
+                "params = { " + ", ".join(f"{k} = {toml_value(v)}" for k, v in policy["params"].items()) + " }"
             )
     return "\n".join(lines) + "\n"
 
@@ -289,10 +283,6 @@ def write_campaigns(out, plan_: Plan) -> tuple[list[Path], list[Path]]:
 # ---------------------------------------------------------------- tables
 
 
-def _done(table: pd.DataFrame) -> pd.DataFrame:
-    return table[table["state"] == "done"] if "state" in table else table
-
-
 def table_one(results: pd.DataFrame, whole: dict[str, dict] | None = None) -> pd.DataFrame:
     """Table I recomputed: per trace, the means over windows of #tasks, m_inst, Q, load of the tasks, window
     length and release span (days), next to the paper's instance columns.
@@ -302,7 +292,7 @@ def table_one(results: pd.DataFrame, whole: dict[str, dict] | None = None) -> pd
     describes it (every policy sees the same tasks). ``whole``: per trace, ``n_jobs``, ``procs`` and ``days``
     of the whole filtered trace, when measured.
     """
-    done = _done(results).sort_values(
+    done = finished_runs(results).sort_values(
         ["workload", "window_index", "run_id"] if "run_id" in results else ["workload", "window_index"]
     )
     first = done.drop_duplicates(["workload", "window_index"])
@@ -340,7 +330,7 @@ def metric_table(results: pd.DataFrame, labels=LABELS) -> pd.DataFrame:
     work, m_d as run, #tasks and m_inst, with the number of windows ``n``. Uses :func:`schedlab.campaign.report.summarize`."""
     from schedlab.campaign.report import summarize
 
-    done = _done(results)
+    done = finished_runs(results)
     present = [label for label in labels if label in set(done["label"])]
     columns = [c for c in METRICS + _EXTRA if c in done]
     long = summarize(done, columns, order=present)
@@ -367,7 +357,7 @@ def tuned_table(tuning: pd.DataFrame, metrics=TUNED_METRICS) -> pd.DataFrame:
     ``tuning``: one row per tuning run with ``workload``, ``policy``, ``param_dedicated``, ``param_tau``
     or ``param_c`` and the ``metrics``. Ties go to the first grid point in (m_d, value) order.
     """
-    done = _done(tuning)
+    done = finished_runs(tuning)
 
     def numbers(column):  # the store keeps parameters as text
         return pd.to_numeric(done[column]) if column in done else pd.Series(np.nan, index=done.index)
@@ -414,19 +404,6 @@ def tuned_table(tuning: pd.DataFrame, metrics=TUNED_METRICS) -> pd.DataFrame:
 # ---------------------------------------------------------------- claims
 
 
-@dataclass(frozen=True)
-class Claim:
-    """One qualitative claim of the paper (spec section 5), its verdict and the numbers behind it.
-
-    ``verdict``: ``holds``, ``partly``, ``fails`` or ``not measurable``.
-    """
-
-    number: int
-    claim: str
-    verdict: str
-    evidence: list[str]
-
-
 CLAIMS = {
     1: "Tuning (SPT-RD): on Curie, stretch increases with m_d for m_d >= 4 while flow decreases; "
     "on LLNL-Thunder a similar trade-off as tau grows.",
@@ -450,7 +427,22 @@ def _pairs(done: pd.DataFrame, workload: str, a: str, b: str, metric: str) -> pd
     return left.merge(right, on=key, suffixes=("_a", "_b")).dropna()
 
 
-def _compare(done, workload, a, b, metric) -> tuple[int, int, float, float, int] | None:
+Comparison = tuple[int, int, float, float, int]
+"""``(windows where a < b, paired windows, median relative change, ratio of means, windows where a > b)``."""
+
+
+def _compare_all(done, workload, a, b, metrics) -> dict[str, Comparison] | None:
+    """:func:`_compare` on each metric (or pair label), None as soon as one is not measurable."""
+    out = {}
+    for metric in metrics:
+        result = _compare(done, workload, a, b, metric)
+        if result is None:
+            return None
+        out[metric] = result
+    return out
+
+
+def _compare(done, workload, a, b, metric) -> Comparison | None:
     """(windows where a < b, windows, median per-window relative change (a - b) / b, mean(a) / mean(b),
     windows where a > b); None when no window has both."""
     pairs = _pairs(done, workload, a, b, metric)
@@ -470,8 +462,8 @@ def _pct(x: float) -> str:
 
 def _lowers_all(done, workload, variant, base, evidence) -> bool | None:
     """Whether ``variant`` has a lower mean than ``base`` on each stretch metric; appends one evidence line."""
-    results = {m: _compare(done, workload, variant, base, m) for m in STRETCH}
-    if any(r is None for r in results.values()):
+    results = _compare_all(done, workload, variant, base, STRETCH)
+    if results is None:
         return None
     parts = [
         f"{m.split('_')[1]}: lower on {r[0]}/{r[1]} windows, median change {_pct(r[2])}, ratio of means {r[3]:.3f}"
@@ -489,7 +481,7 @@ def _reference(done, workload) -> str | None:
         for label in ("SRPT", "GSRPT")
         if (here["label"] == label).any()
     }
-    return min(means, key=means.get) if means else None
+    return min(means, key=lambda label: means[label]) if means else None
 
 
 def _verdict(flags: list[bool]) -> str:
@@ -505,7 +497,7 @@ def _claim1(tuning: pd.DataFrame | None) -> Claim:
     evidence: list[str] = []
     if tuning is None or tuning.empty or "param_dedicated" not in tuning:
         return Claim(1, CLAIMS[1], "not measurable", ["needs the tuning grids (--tuning)"])
-    done = _done(tuning)
+    done = finished_runs(tuning)
     flags = []
     for workload, along in (("Curie", "dedicated"), ("LLNL-Thunder", "tau")):
         rows = done[(done["workload"] == workload) & (done["policy"] == "spt-rd")]
@@ -548,8 +540,8 @@ def _claim2(done) -> Claim:
     ref = _reference(done, "Curie")
     if ref is None or not (done["label"] == "SPT").any() or not (done["workload"] == "Curie").any():
         return Claim(2, CLAIMS[2], "not measurable", ["needs Curie runs of SPT and SRPT or GSRPT"])
-    ratios = {m: _compare(done, "Curie", "SPT", ref, m) for m in METRICS}
-    if any(r is None for r in ratios.values()):
+    ratios = _compare_all(done, "Curie", "SPT", ref, METRICS)
+    if ratios is None:
         return Claim(2, CLAIMS[2], "not measurable", ["no Curie window with both SPT and " + ref])
     flow = max(ratios[m][3] for m in ("flow_sum", "flow_l2"))
     stretch = min(ratios[m][3] for m in ("stretch_sum", "stretch_l2"))
@@ -609,8 +601,11 @@ def _claim5(done) -> Claim:
         others = [label for label in ("GSPT", "SPT") if (here["label"] == label).any()]
         if not others:
             continue
-        ratios = {label: _compare(done, workload, "FCFS", label, "stretch_sum") for label in others}
-        best = min(ratios[label][3] for label in others)
+        compared = {label: _compare(done, workload, "FCFS", label, "stretch_sum") for label in others}
+        ratios = {label: r for label, r in compared.items() if r is not None}
+        if not ratios:
+            continue
+        best = min(r[3] for r in ratios.values())
         flags.append(best >= SIGNIFICANT)
         evidence.append(
             f"{workload}: FCFS total stretch / "
@@ -670,20 +665,11 @@ def check_claims(results: pd.DataFrame, tuning: pd.DataFrame | None = None) -> l
     Thresholds (not from the paper, which gives figures only): "significantly worse" and "highly
     detrimental" mean a ratio of means >= :data:`SIGNIFICANT`; "most cases" means more than half.
     """
-    done = _done(results)
+    done = finished_runs(results)
     return [_claim1(tuning), _claim2(done), _claim3(done), _claim4(done), _claim5(done), _claim6(done)]
 
 
 # ---------------------------------------------------------------- figures
-
-
-def _png(figure) -> bytes:
-    import io
-
-    buffer = io.BytesIO()
-    figure.tight_layout()
-    figure.savefig(buffer, format="png", metadata={"Software": None})
-    return buffer.getvalue()
 
 
 def bar_figure(results: pd.DataFrame, workload: str) -> bytes:
@@ -695,7 +681,7 @@ def bar_figure(results: pd.DataFrame, workload: str) -> bytes:
 
     from schedlab.campaign.report import summarize
 
-    done = _done(results)
+    done = finished_runs(results)
     here = done[done["workload"] == workload]
     labels = [label for label in LABELS if (here["label"] == label).any()]
     stats = summarize(here, list(METRICS), order=labels)
@@ -712,7 +698,7 @@ def bar_figure(results: pd.DataFrame, workload: str) -> bytes:
         kind, agg = metric.split("_")
         ax.set_title(f"{workload}: {dict(max='max', sum='total', l2='norm')[agg]} {kind}", fontsize="medium")
         ax.grid(axis="y", alpha=0.3)
-    return _png(figure)
+    return png(figure)
 
 
 def _numbers(text: str) -> tuple[float, ...]:
@@ -730,7 +716,7 @@ def tuning_figures(tuning: pd.DataFrame, workload: str, policy: str) -> bytes | 
 
     from schedlab.campaign.report import sweep
 
-    rows = _done(tuning)
+    rows = finished_runs(tuning)
     rows = rows[(rows["workload"] == workload) & (rows["policy"] == policy)]
     if rows.empty or rows["param_dedicated"].nunique() < 2:
         return None
@@ -747,53 +733,10 @@ def tuning_figures(tuning: pd.DataFrame, workload: str, policy: str) -> bytes | 
         ax.set_title(f"{workload} {policy.upper()}: total {metric.split('_')[0]}", fontsize="medium")
         ax.grid(alpha=0.3)
         ax.legend(fontsize="x-small", ncol=2)
-    return _png(figure)
+    return png(figure)
 
 
 # ---------------------------------------------------------------- report
-
-
-def _fmt(value) -> str:
-    if value is None or (isinstance(value, float) and not math.isfinite(value)):
-        return "-"
-    if isinstance(value, (int, np.integer)):
-        return f"{int(value):,}"
-    value = float(value)
-    if value == int(value) and abs(value) < 1e6:
-        return f"{int(value):,}"
-    return f"{value:,.4g}" if abs(value) < 1e4 else f"{value:,.0f}"
-
-
-def _markdown_table(frame: pd.DataFrame) -> list[str]:
-    head = list(frame.columns)
-    lines = ["| " + " | ".join(head) + " |", "|" + "|".join("---" if i < 2 else "---:" for i in range(len(head))) + "|"]
-    for row in frame.itertuples(index=False):
-        lines.append("| " + " | ".join(v if isinstance(v, str) else _fmt(v) for v in row) + " |")
-    return lines
-
-
-def _html_table(frame: pd.DataFrame) -> str:
-    esc = html.escape
-    parts = ["<table><tr>" + "".join(f"<th>{esc(str(c))}</th>" for c in frame.columns) + "</tr>"]
-    for row in frame.itertuples(index=False):
-        parts.append("<tr>" + "".join(f"<td>{esc(v if isinstance(v, str) else _fmt(v))}</td>" for v in row) + "</tr>")
-    return "".join(parts) + "</table>"
-
-
-def claims_markdown(claims: list[Claim]) -> str:
-    """``claims.md``: each claim, its verdict and evidence."""
-    lines = [
-        "# Seed 004: the paper's qualitative claims, checked",
-        "",
-        f"Means over windows, paired by window. Thresholds (ours): ratio of means >= {SIGNIFICANT} for "
-        "'significantly worse' / 'highly detrimental', more than half for 'most cases'.",
-        "",
-    ]
-    for claim in claims:
-        lines += [f"## {claim.number}. {claim.claim}", "", f"**Verdict: {claim.verdict}.**", ""]
-        lines += [f"- {line}" for line in claim.evidence]
-        lines.append("")
-    return "\n".join(lines)
 
 
 def write_report(
@@ -819,7 +762,7 @@ def write_report(
         frame.to_csv(out / name, index=False, float_format="%.6g")
         written.append(out / name)
     tuned = tuned_table(tuning) if tuning is not None and not tuning.empty else None
-    if tuned is not None:
+    if tuning is not None and tuned is not None:
         tuning.to_csv(out / "tuning.csv", index=False, float_format="%.6g")
         tuned.to_csv(out / "tuned.csv", index=False, float_format="%.6g")
         written += [out / "tuning.csv", out / "tuned.csv"]
@@ -837,7 +780,15 @@ def write_report(
                     (out / name).write_bytes(png)
                     figures.append((name, f"{workload} {policy.upper()} tuning: total stretch and flow vs m_d"))
     written += [out / name for name, _ in figures]
-    (out / "claims.md").write_text(claims_markdown(claims), encoding="utf-8")
+    (out / "claims.md").write_text(
+        claims_markdown(
+            "Lucarelli, Mendonca and Trystram (2017): the paper's qualitative claims, checked",
+            f"Means over windows, paired by window. Thresholds (ours): ratio of means >= {SIGNIFICANT} for "
+            "'significantly worse' / 'highly detrimental', more than half for 'most cases'.",
+            claims,
+        ),
+        encoding="utf-8",
+    )
     written.append(out / "claims.md")
 
     failed = results[results["state"] != "done"] if "state" in results else results.iloc[:0]
@@ -886,14 +837,14 @@ def write_report(
         ]
     ]
     means = metrics.copy()
-    lines = header + ["## Table I (means over our windows; paper_* = the paper's)", ""] + _markdown_table(shown_one)
-    lines += ["", "## Metrics per trace and policy (means over windows)", ""] + _markdown_table(means)
+    lines = header + ["## Table I (means over our windows; paper_* = the paper's)", ""] + markdown_table(shown_one)
+    lines += ["", "## Metrics per trace and policy (means over windows)", ""] + markdown_table(means)
     tuned_caption = (
         "Table II recomputed: the best tuning grid point per trace, variant and metric (means over "
         "windows; value = tau for RD, c for RR; paper_* = the paper's Table II point, mean_at_paper = its mean here)"
     )
     if tuned is not None:
-        lines += ["", "## " + tuned_caption, ""] + _markdown_table(tuned)
+        lines += ["", "## " + tuned_caption, ""] + markdown_table(tuned)
     lines += ["", "## Claims", ""] + [f"{c.number}. {c.claim} **{c.verdict}**" for c in claims]
     lines += ["", "Details in claims.md; figures:", ""] + [f"- `{name}`: {caption}" for name, caption in figures]
     if len(failed):
@@ -911,9 +862,9 @@ def write_report(
         "img{max-width:100%}</style></head><body>",
     ]
     page += [f"<p>{esc(line.lstrip('# '))}</p>" for line in header if line.strip()]
-    page += ["<h2>Table I</h2>", _html_table(shown_one), "<h2>Metrics (means over windows)</h2>", _html_table(means)]
+    page += ["<h2>Table I</h2>", html_table(shown_one), "<h2>Metrics (means over windows)</h2>", html_table(means)]
     if tuned is not None:
-        page += [f"<h2>{esc(tuned_caption)}</h2>", _html_table(tuned)]
+        page += [f"<h2>{esc(tuned_caption)}</h2>", html_table(tuned)]
     page.append("<h2>Claims</h2>")
     for claim in claims:
         page.append(

@@ -92,14 +92,20 @@ SMALL_RESERVED = (2, 5, 10, 20)
 SMALL_THRESHOLDS = {"fcfs-stretch": (1.5, 2, 3, 6), "dasedf": (1.2, 1.5, 2, 3)}
 """The default, reduced (X, T) grid: 4 x 4 points per base policy instead of 70 and 63."""
 
-SEQ_LABELS = {"FCFS": ("fcfs-stretch", {}), "DASEDF": ("dasedf", {}), "DASEDF-paper": ("dasedf", {"validity": "paper"})}
-LOG_LABELS = {
+Labels = dict[str, tuple[str, dict[str, object]]]
+"""Result labels and the (registered policy, parameters) they run."""
+SEQ_LABELS: Labels = {
+    "FCFS": ("fcfs-stretch", {}),
+    "DASEDF": ("dasedf", {}),
+    "DASEDF-paper": ("dasedf", {"validity": "paper"}),
+}
+LOG_LABELS: Labels = {
     "SCOJO-P-like": ("scojo-like", {}),
     "Iterative": ("iterative", {}),
     "DBOS 1": ("dbos", {"rho": 1.0}),
     "DBOS 1.5": ("dbos", {"rho": 1.5}),
 }
-SSM_LABELS = {
+SSM_LABELS: Labels = {
     "SCOJO-P-like": ("scojo-like", {}),
     "Iterative": ("iterative", {}),
     "Improved Iterative": ("improved-iterative", {}),
@@ -235,16 +241,21 @@ def _inline(table: dict) -> str:
     return "{ " + ", ".join(f"{k} = {_toml(v)}" for k, v in table.items()) + " }"
 
 
+def _generated(name: str, family: str, samples: int, grid: dict) -> list[str]:
+    """A generated workload (one grid point, ``samples`` instances) as TOML lines."""
+    settings = f'{{ family = "{family}", samples = {samples}, grid = {_inline(grid)} }}'
+    return ["", "[[workloads]]", f'name = "{name}"', f"generate = {settings}"]
+
+
 def _seq_workload(plan_: Plan, delta: int, load: float, instances: int) -> list[str]:
-    settings = {
+    grid = {
         "dist": f"uniform:1,{delta}",
         "n": plan_.n_seq,
         "m": plan_.m_seq,
         "load": float(load),
-        "instances": instances,
         "seed": workload_seed(plan_, "seq", delta, load),
     }
-    return ["", "[[workloads]]", f'name = "seq-d{delta}-l{load:g}"', f"generate = {_inline(settings)}"]
+    return _generated(f"seq-d{delta}-l{load:g}", "max-stretch tasks", instances, grid)
 
 
 def _policy(label: str, name: str, params: dict) -> list[str]:
@@ -280,11 +291,14 @@ def campaign_text(name: str, plan_: Plan) -> str:
         for label in ("FCFS", "DASEDF"):
             policy, params = SEQ_LABELS[label]
             lines += _policy(label, policy, params)
-            grid = {"reserved": list(plan_.reserved), "threshold": [float(t) for t in plan_.thresholds[policy]]}
-            lines += _policy(f"{label}+res", policy, grid)
+            points: dict[str, object] = {
+                "reserved": list(plan_.reserved),
+                "threshold": [float(t) for t in plan_.thresholds[policy]],
+            }
+            lines += _policy(f"{label}+res", policy, points)
     elif name == "logs":
         for log in plan_.logs:
-            settings = {
+            settings: dict[str, object] = {
                 "m": plan_.m_mold,
                 "first": plan_.first,
                 "speedup": "downey",
@@ -298,15 +312,14 @@ def campaign_text(name: str, plan_: Plan) -> str:
             lines += _policy(label, policy, params)
     elif name == "ssm":
         for load in plan_.ssm_loads:
-            settings = {
+            grid = {
                 "dist": "ssm-like",
                 "n": plan_.ssm_n,
                 "m": plan_.m_mold,
                 "load": float(load),
-                "instances": plan_.ssm_instances,
                 "seed": workload_seed(plan_, "ssm", load),
             }
-            lines += ["", "[[workloads]]", f'name = "ssm-l{load:g}"', f"generate = {_inline(settings)}"]
+            lines += _generated(f"ssm-l{load:g}", "moldable tasks", plan_.ssm_instances, grid)
         for label, (policy, params) in SSM_LABELS.items():
             lines += _policy(label, policy, params)
         lines += _policy("DBOS", "dbos", {"rho": list(plan_.rhos)})

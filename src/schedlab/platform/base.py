@@ -46,10 +46,21 @@ class ResourceKind:
 class Platform(Protocol):
     """What the engine, the validator, the metrics and the outputs ask of a platform."""
 
-    name: str
-    n_procs: int
-    shaped: bool
-    """Whether :meth:`allocation_problem` can refuse an allocation (False: any set of ids is fine)."""
+    # Read-only properties, so that frozen dataclasses (and plain attributes) satisfy the protocol.
+    @property
+    def name(self) -> str:
+        """The platform's name, for messages."""
+        ...
+
+    @property
+    def n_procs(self) -> int:
+        """The number of resources; their ids are ``0 .. n_procs - 1``."""
+        ...
+
+    @property
+    def shaped(self) -> bool:
+        """Whether :meth:`allocation_problem` can refuse an allocation (False: any set of ids is fine)."""
+        ...
 
     @property
     def kinds(self) -> tuple[ResourceKind, ...]:

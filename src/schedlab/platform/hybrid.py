@@ -61,10 +61,6 @@ class HybridPlatform:
     def allocation_measures(self, allocs, sizes) -> dict[str, np.ndarray]:
         return {}
 
-    def gpu_id(self, gpu: int) -> int:
-        """The platform id of GPU number ``gpu`` (``0 .. k-1``)."""
-        return self.m + gpu
-
 
 def parse_hybrid(values: str) -> HybridPlatform:
     """``16,4`` (CPU cores, GPUs) as a :class:`HybridPlatform`; the registry's ``hybrid:`` reader."""

@@ -71,11 +71,6 @@ class IntervalSet:
     def __repr__(self) -> str:
         return f"IntervalSet({format_allocation(self.ranges())!r})"
 
-    def contains(self, lo: int, hi: int) -> bool:
-        """True iff every id of ``[lo, hi)`` is in the set."""
-        i = bisect_right(self.los, lo) - 1
-        return i >= 0 and hi <= self.his[i]
-
     def first(self, k: int) -> Allocation:
         """The ``k`` lowest ids of the set (first fit), without removing them.
 

@@ -14,6 +14,8 @@ from dataclasses import dataclass
 from schedlab.errors import InputError
 from schedlab.platform.base import Platform
 from schedlab.platform.hybrid import parse_hybrid
+from schedlab.platform.io import parse_line, parse_ring
+from schedlab.platform.torus import parse_torus
 from schedlab.platform.tree import parse_clusters, parse_fat_tree
 
 __all__ = ["PLATFORMS", "PlatformKind", "parse_platform", "register"]
@@ -40,6 +42,14 @@ def register(name: str, parse: Callable[[str], Platform], example: str, summary:
 register("fat-tree", parse_fat_tree, "fat-tree:1,2,8,240", "nodes per tree depth, the last level the processors")
 register("clusters", parse_clusters, "clusters:512,16", "machine size, cluster size (one root over the clusters)")
 register("hybrid", parse_hybrid, "hybrid:16,4", "CPU cores, GPUs (CPUs first in the id space)")
+register(
+    "line",
+    parse_line,
+    "line:m=32,io=4",
+    "compute and I/O nodes on a line: m nodes, io I/O nodes m/io apart (or layout=ICCC...), mode=shared|exclusive",
+)
+register("ring", parse_ring, "ring:m=32,io=4", "the same on a ring (routing=arc|shortest)")
+register("torus", parse_torus, "torus:4x4x8", "a 3-D torus DXxDYxDZ whose jobs get boxes (wrapping allowed)")
 
 
 def forms() -> str:

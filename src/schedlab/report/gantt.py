@@ -204,7 +204,9 @@ def plot_gantt(
             axis=1,
         )
         colors = plt.get_cmap("tab20")(np.asarray(frame.index)[view.owner] % 20)
-        top.add_collection(PolyCollection(verts, facecolors=colors, edgecolors="black", linewidths=0.2))
+        # matplotlib's stub wants a Sequence, but set_verts has a fast path for one (N, M, 2) array
+        polygons = PolyCollection(verts, facecolors=colors, edgecolors="black", linewidths=0.2)  # type: ignore[arg-type]
+        top.add_collection(polygons)
     else:
         edges = np.linspace(t0, t1, 1201)
         grid = occupancy(view, s, f, n_procs, edges, min(n_procs, 600))

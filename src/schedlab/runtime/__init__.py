@@ -1,15 +1,19 @@
 """Run-time models: how long a job runs on the allocation it gets (rigid, topology penalties, CPU+GPU times,
-moldable tasks)."""
+partitions that may be larger than the job, moldable tasks)."""
 
 from schedlab.runtime.base import RigidRuntime, RuntimeModel
 from schedlab.runtime.hybrid import HybridTimes
+from schedlab.runtime.io import IORequests
 from schedlab.runtime.moldable import MoldableTimes, moldable_jobs
+from schedlab.runtime.partition import PartitionRuntime
 from schedlab.runtime.penalty import FUNCTIONS, TopologyPenalty, parse_penalty
 
 __all__ = [
     "FUNCTIONS",
     "HybridTimes",
+    "IORequests",
     "MoldableTimes",
+    "PartitionRuntime",
     "RigidRuntime",
     "RuntimeModel",
     "TopologyPenalty",

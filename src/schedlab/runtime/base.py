@@ -14,6 +14,9 @@ Models:
   the fat-tree levels their allocation crosses (Mendonca 2017, ch. 5);
 * :class:`~schedlab.runtime.hybrid.HybridTimes`: tasks with one time per CPU
   count and one GPU time (Bleuse 2017, ch. 2-3);
+* :class:`~schedlab.runtime.io.IORequests`: rigid jobs that must reach their
+  pinned I/O nodes, or enough I/O nodes, from their compute nodes on a line or
+  ring (Bleuse 2017, ch. 4-5);
 * :class:`~schedlab.runtime.moldable.MoldableTimes`: moldable tasks with one
   time per processor count, the size chosen by the policy (Saule, Bozdag and
   Catalyurek 2014, section 5).

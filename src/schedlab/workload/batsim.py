@@ -19,6 +19,7 @@ import math
 import os
 import re
 from numbers import Integral, Real
+from typing import TypeGuard
 
 import numpy as np
 
@@ -85,7 +86,7 @@ def read_batsim(path: str | os.PathLike) -> tuple[JobTable, int]:
             delays[name] = float(delay)
 
     n = len(jobs)
-    raw_ids: list[object] = []
+    raw_ids: list[str | int] = []
     submit = np.empty(n, dtype=np.float64)
     run_time = np.empty(n, dtype=np.float64)
     requested = np.empty(n, dtype=np.float64)
@@ -165,7 +166,7 @@ def write_batsim(path: str | os.PathLike, jobs: JobTable, nb_res: int) -> None:
         raise InputError(
             jobs.source, line, f"job {int(jobs.id[i])} processors", int(jobs.procs[i]), f"<= nb_res ({nb_res})"
         )
-    profiles = {}
+    profiles: dict[str, dict[str, object]] = {}
     names = []
     for delay in jobs.run_time.tolist():
         name = f"delay_{_number_text(delay)}"
@@ -189,7 +190,7 @@ def write_batsim(path: str | os.PathLike, jobs: JobTable, nb_res: int) -> None:
         raise InputError(target, message="no such directory") from None
 
 
-def _job_ids(raw_ids: list[object]) -> tuple[np.ndarray, dict[str, np.ndarray]]:
+def _job_ids(raw_ids: list[str | int]) -> tuple[np.ndarray, dict[str, np.ndarray]]:
     numbers = []
     for job_id in raw_ids:
         if isinstance(job_id, str):
@@ -206,11 +207,12 @@ def _job_ids(raw_ids: list[object]) -> tuple[np.ndarray, dict[str, np.ndarray]]:
     return np.arange(1, len(raw_ids) + 1, dtype=np.int64), {"batsim_id": original}
 
 
-def _is_int(value: object) -> bool:
+def _is_int(value: object) -> TypeGuard[int]:
+    # JSON gives int; a caller's numpy integer passes too (both are Integral).
     return isinstance(value, Integral) and not isinstance(value, bool)
 
 
-def _is_number(value: object) -> bool:
+def _is_number(value: object) -> TypeGuard[float]:
     return isinstance(value, Real) and not isinstance(value, bool) and math.isfinite(value)
 
 

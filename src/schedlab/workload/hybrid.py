@@ -302,6 +302,7 @@ def instance_to_json(instance: HybridInstance) -> dict:
     tasks = []
     for j in range(instance.n):
         row = instance.cpu_times[j]
+        cpu: float | list[float] | None
         if instance.m == 0 or not math.isfinite(row[0]):
             cpu = None
         elif instance.moldable[j]:

@@ -73,7 +73,10 @@ def _parse(path: str | os.PathLike) -> tuple[str, tuple[str, ...], list[int], li
             f"columns id, release and one of: times | p1, A, sigma | p (missing {what})",
         )
     col = {name: header.index(name) for name in header}
-    ids, release, lines, rows = [], [], [], []
+    ids: list[int] = []
+    release: list[float] = []
+    lines: list[int] = []
+    rows: list = []  # per task: a list of times, p, or (p1, A, sigma), as the file's form
     for number, record in enumerate(reader, start=2):
         if not record or all(not field.strip() for field in record):
             continue

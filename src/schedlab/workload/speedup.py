@@ -22,7 +22,7 @@ import numpy as np
 __all__ = ["check_downey", "downey_speedup", "downey_times"]
 
 
-def check_downey(a: np.ndarray, sigma: np.ndarray) -> np.ndarray:
+def check_downey(a: np.ndarray | float, sigma: np.ndarray | float) -> np.ndarray:
     """Boolean mask of the parameter pairs out of the model's range: ``A >= 1`` and ``sigma >= 0``, finite."""
     a = np.asarray(a, dtype=np.float64)
     sigma = np.asarray(sigma, dtype=np.float64)

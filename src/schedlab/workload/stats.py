@@ -56,22 +56,23 @@ def trace_summary(trace: SwfTrace, *, procs: int | None = None) -> dict:
     jobs, report = to_jobs(trace, procs=procs, keep=("requested_time",))
     submit = trace.columns["submit_time"]
     known = submit[submit >= 0]
+    start: float | None = None
+    end: float | None = None
+    span: float | None = None
     if known.size:
         start, end = float(known.min()), float(known.max())
-        span: float | None = end - start
-    else:
-        start = end = span = None
+        span = end - start
     if span and len(jobs):
         load = float(np.sum(jobs.run_time * jobs.procs) / (report.machine_procs * span))
     else:
         load = None
 
     sizes = jobs.procs
+    serial: float | None = None
+    power_of_two: float | None = None
     if len(jobs):
         serial = float(np.mean(sizes == 1))
         power_of_two = float(np.mean((sizes & (sizes - 1)) == 0))
-    else:
-        serial = power_of_two = None
     job_size = {**_quantiles(sizes, int), "serial_fraction": serial, "power_of_two_fraction": power_of_two}
     run_time = _quantiles(jobs.run_time, float)
 

@@ -77,7 +77,9 @@ def uniform_tasks(
     if (load is None) == (rate is None):
         raise InputError("--load", message="give exactly one of the load and the arrival rate")
     p = rng.uniform(a, b, n)
-    release = exponential_releases(n, arrival_rate(load, (a + b) / 2) if rate is None else rate, rng=rng)
+    rate = arrival_rate(load, (a + b) / 2) if load is not None else rate
+    assert rate is not None  # exactly one of load and rate is given (checked above)
+    release = exponential_releases(n, rate, rng=rng)
     return JobTable.from_arrays(
         submit=release, run_time=p, requested_time=p, procs=np.ones(n, dtype=np.int64), source=f"uniform:{a:g},{b:g}"
     )

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import math
 import os
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -27,7 +28,7 @@ from schedlab.workload.swf import read_swf
 from schedlab.workload.windows import cut, random_windows, shift_to_zero
 
 CONVERSIONS = ("A", "B", "C")
-ROUNDINGS = {"round": round, "floor": math.floor, "ceil": math.ceil}
+ROUNDINGS: dict[str, Callable[[float], int]] = {"round": round, "floor": math.floor, "ceil": math.ceil}
 
 
 @dataclass(frozen=True)

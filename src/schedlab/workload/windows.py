@@ -25,6 +25,7 @@ from schedlab.workload.jobs import JobTable
 __all__ = [
     "Window",
     "cut",
+    "job_sample",
     "describe_windows",
     "offered_load",
     "period_runs",
@@ -207,6 +208,44 @@ def cut(jobs: JobTable, window: tuple[float, float]) -> JobTable:
     if not start < end:
         raise ArgumentError(f"window = [{start}, {end}), expected start < end")
     return jobs.take((jobs.submit >= start) & (jobs.submit < end))
+
+
+def job_sample(
+    jobs: JobTable, size: int, index: int, *, seed: int, replacement: bool = False, block: bool = False
+) -> JobTable:
+    """Sample ``index`` of a job table: ``size`` jobs, all released at 0, ids 1..size in draw order.
+
+    Source: Mendonca (2017), ch. 4 section 4.6 (300-job samples scheduled
+    offline) and section 1.2.3 ("subsets of jobs taken from random starting
+    points", ``block``). Drawn with ``default_rng([seed, index])``: one by one
+    uniformly (without replacement unless ``replacement``), or with ``block`` as
+    one run of ``size`` consecutive jobs from a uniform random start. The draw
+    order is the queue order.
+
+    Raises
+    ------
+    ArgumentError
+        A block drawn with replacement, or more jobs than the table holds without replacement.
+    """
+    if block and replacement:
+        raise ArgumentError("a block of consecutive jobs cannot be drawn with replacement")
+    if size > len(jobs) and not replacement:
+        raise ArgumentError(f"size = {size}, more than the {len(jobs)} jobs to draw from without replacement")
+    rng = np.random.default_rng([seed, index])
+    if block:
+        first = int(rng.integers(0, len(jobs) - size + 1))
+        rows = np.arange(first, first + size)
+    else:
+        rows = rng.choice(len(jobs), size=size, replace=replacement)
+    picked = jobs.take(rows)
+    return JobTable.from_arrays(
+        submit=np.zeros(size),
+        run_time=picked.run_time,
+        requested_time=picked.requested_time,
+        procs=picked.procs,
+        id=np.arange(1, size + 1),
+        source=jobs.source,
+    )
 
 
 def shift_to_zero(jobs: JobTable, *, origin: float | None = None) -> JobTable:

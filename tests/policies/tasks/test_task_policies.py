@@ -13,9 +13,12 @@ from hypothesis import strategies as st
 from schedlab.engine import simulate
 from schedlab.errors import InputError
 from schedlab.metrics import job_metrics
+from schedlab.platform import Machine
 from schedlab.policies.tasks.dispatch import delta_flow
 from schedlab.registry import make_policy
+from schedlab.schedule import Instance
 from schedlab.validation import validate
+from schedlab.workload.jobs import JobTable
 from task_cases import paper_example, tasks
 
 
@@ -256,3 +259,38 @@ def test_pruned_dispatch_chooses_as_the_full_scan(name, params, batch, case, ded
     slow = simulate(instance, _full_scan(make_policy(name, params)), rng=np.random.default_rng(5))
     assert fast.start.tolist() == slow.start.tolist() and fast.alloc == slow.alloc
     assert [(a.job, a.start, a.alloc) for a in fast.aborted] == [(a.job, a.start, a.alloc) for a in slow.aborted]
+
+
+@pytest.mark.parametrize("name", ["gspt", "spt", "gspt-rd", "spt-rd", "gspt-rr", "spt-rr", "gsrpt", "srpt"])
+def test_actions_reach_the_engine_in_its_scheduling_pass(name):
+    """Decisions are taken at the events, but every start, abort and preemption reaches the engine in
+    ``schedule(now)``, the one pass per event time, as for every other policy."""
+    from schedlab.engine.simulator import Context
+
+    phase = {"in_schedule": False, "actions": 0}
+    policy = make_policy(name, {"dedicated": 1} if name.endswith(("-rd", "-rr")) else {})
+    original = policy.schedule
+
+    def schedule(now):
+        phase["in_schedule"] = True
+        original(now)
+        phase["in_schedule"] = False
+
+    policy.schedule = schedule
+    calls = {}
+    for action in ("start", "abort", "preempt"):
+        calls[action] = getattr(Context, action)
+
+        def guarded(self, *args, _action=action):
+            assert phase["in_schedule"], f"{_action} outside schedule()"
+            phase["actions"] += 1
+            return calls[_action](self, *args)
+
+        setattr(Context, action, guarded)
+    try:
+        jobs = JobTable.from_arrays(submit=[0, 0, 1, 1, 2, 2, 3], run_time=[9, 1, 8, 1, 7, 1, 1], procs=[1] * 7)
+        validate(Instance(jobs, Machine(3)), simulate(Instance(jobs, Machine(3)), policy))
+    finally:
+        for action, original_action in calls.items():
+            setattr(Context, action, original_action)
+    assert phase["actions"] >= 7

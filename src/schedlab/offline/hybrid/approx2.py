@@ -48,12 +48,12 @@ def approx2_step(instance: HybridInstance, lam: float, *, fill: str = "le") -> t
     gloads = [0.0] * k
     gpu_machine, gpu_start = least_loaded(gpu_t, forced_gpu, gloads)
     cpu_rest = []
-    for j in free:
+    for j in free.tolist():
         if gpu_open(gloads, lam, fill):
-            machine, start = least_loaded(gpu_t, [j], gloads)
-            gpu_machine[j], gpu_start[j] = machine[j], start[j]
+            machine, at = least_loaded(gpu_t, [j], gloads)
+            gpu_machine[j], gpu_start[j] = machine[j], at[j]
         else:
-            cpu_rest.append(int(j))
+            cpu_rest.append(j)
     rest = np.array(cpu_rest, dtype=np.int64)
     order = list(forced_cpu) + list(rest[np.lexsort((rest, -cpu_t[rest]))])
     cpu_start, cpu_sets = garey_graham(cpu_t, g, order, m)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import heapq
 from dataclasses import dataclass, field
+from functools import partial
 from time import perf_counter
 
 import numpy as np
@@ -86,14 +87,12 @@ def approx32_detail(
     check_objective(objective)
     n, m, k = instance.n, instance.m, instance.k
     eligible, allot, times = eligible_sets(instance, lam)
-    base = dict(lam=lam, eligible=eligible, allot=allot)
+    step = partial(Approx32Step, lam=lam, eligible=eligible, allot=allot)
     if n == 0:
         empty = hybrid_schedule(instance, [], [], [], [], "approx32")
-        return Approx32Step(
-            **base, chosen=np.zeros(0, dtype=np.int64), work=0.0, status="empty", latest=empty, schedule=empty
-        )
+        return step(chosen=np.zeros(0, dtype=np.int64), work=0.0, status="empty", latest=empty, schedule=empty)
     if not eligible.any(axis=1).all():
-        return Approx32Step(**base, chosen=None, status="no eligible set")
+        return step(chosen=None, status="no eligible set")
     # -- Step C: the ILP. Columns: one binary per eligible (task, set), then left, right.
     rows_j, sets_i = np.nonzero(eligible)
     nv = len(rows_j) + 2
@@ -102,7 +101,8 @@ def approx32_detail(
     work = np.where(sets_i <= 4, allot[rows_j, sets_i] * np.where(sets_i <= 4, times[rows_j, sets_i], 0), 0.0)
     gpu_time = np.where(sets_i >= 5, times[rows_j, sets_i], 0.0)
     r, c, v = [], [], []
-    lb, ub = [], []
+    lb: list[float] = []
+    ub: list[float] = []
 
     def add(row_vars, row_vals, low, high):
         row = len(lb)
@@ -153,7 +153,7 @@ def approx32_detail(
     seconds = perf_counter() - t0
     status = {0: "optimal", 1: "limit", 2: "infeasible", 3: "unbounded"}.get(res.status, f"status {res.status}")
     if res.x is None:
-        return Approx32Step(**base, chosen=None, status=status, ilp_seconds=seconds)
+        return step(chosen=None, status=status, ilp_seconds=seconds)
     x = np.round(res.x).astype(np.int64)
     chosen = np.full(n, -1, dtype=np.int64)
     picked = x[:L] == 1
@@ -166,8 +166,7 @@ def approx32_detail(
     schedule = hybrid_schedule(instance, start, start + duration, on_gpu, resources, "approx32")
     if repack:
         schedule = _repack(instance, schedule, on_gpu, duration, allot[np.arange(n), chosen])
-    return Approx32Step(
-        **base,
+    return step(
         chosen=chosen,
         left=left,
         right=right,
@@ -220,7 +219,7 @@ def _build(
                 bottom[c] = max(bottom[c], t[j])
 
     cpu = 0
-    for j in np.nonzero(chosen == 2)[0]:
+    for j in np.nonzero(chosen == 2)[0].tolist():
         put(j, cpu, False)
         cpu += int(g[j])
     mu2 = cpu
@@ -228,23 +227,23 @@ def _build(
     if pair_ones:
         ones = ones[np.lexsort((ones, -t[ones]))]
         ones = np.concatenate([ones[:left], ones[left:][::-1]])
-    for i, j in enumerate(ones[:left]):
+    for i, j in enumerate(ones[:left].tolist()):
         put(j, mu2 + i, False)
     cpu = mu2 + left
-    for j in np.nonzero(chosen == 3)[0]:
+    for j in np.nonzero(chosen == 3)[0].tolist():
         put(j, cpu, False)
         cpu += int(g[j])
-    for i, j in enumerate(ones[left:]):
+    for i, j in enumerate(ones[left:].tolist()):
         put(j, mu2 + i, True)
     cpu = mu2 + right
-    for j in np.nonzero(chosen == 4)[0]:
+    for j in np.nonzero(chosen == 4)[0].tolist():
         put(j, cpu, True)
         cpu += int(g[j])
     slack = _TOL * max(1.0, lam)
     zeros = np.nonzero(chosen == 0)[0]
     heap = [(load[c], c) for c in range(m)]
     heapq.heapify(heap)
-    for j in zeros[np.lexsort((zeros, -t[zeros]))]:
+    for j in zeros[np.lexsort((zeros, -t[zeros]))].tolist():
         _, c = heapq.heappop(heap)
         if load[c] > lam + slack or top[c] - t[j] < bottom[c] - slack:
             raise AssertionError(f"APPROX-3/2 set (0): CPU {c} has load {load[c]} > lam = {lam}")
@@ -254,13 +253,13 @@ def _build(
         heapq.heappush(heap, (load[c], c))
     gload = np.zeros(k)
     gtop = np.full(k, H)
-    for i, j in enumerate(np.nonzero(chosen == 5)[0]):
+    for i, j in enumerate(np.nonzero(chosen == 5)[0].tolist()):
         start[j], resources[j] = 0.0, (i,)
         gload[i] = t[j]
     sixes = np.nonzero(chosen == 6)[0]
     heap = [(gload[q], q) for q in range(k)]
     heapq.heapify(heap)
-    for j in sixes[np.lexsort((sixes, -t[sixes]))]:
+    for j in sixes[np.lexsort((sixes, -t[sixes]))].tolist():
         _, q = heapq.heappop(heap)
         if gload[q] > lam + slack:
             raise AssertionError(f"APPROX-3/2 set (6): GPU {q} has load {gload[q]} > lam = {lam}")

@@ -86,36 +86,37 @@ def dual_search(
     lo = b.lower if lower is None else float(lower)
     hi = b.upper if upper is None else float(upper)
     steps: list[SearchStep] = []
-    best: tuple[Schedule, float] | None = None
 
-    def evaluate(lam: float) -> bool:
-        nonlocal best
+    def evaluate(lam: float) -> Schedule | None:
         t0 = perf_counter()
         schedule, info = step(instance, lam)
         seconds = perf_counter() - t0
-        ok = schedule is not None
-        steps.append(SearchStep(lam, ok, schedule.makespan if ok else math.nan, seconds, info))
-        if ok and (best is None or schedule.makespan <= best[0].makespan):
-            best = (schedule, lam)
-        return ok
+        makespan = math.nan if schedule is None else schedule.makespan
+        steps.append(SearchStep(lam, schedule is not None, makespan, seconds, info))
+        return schedule
 
-    if not evaluate(hi):
+    best = evaluate(hi)
+    if best is None:
         raise HybridError(f"{name or 'algorithm'} rejected the upper bound λ = {hi}, which is feasible")
+    best_lam = hi
     if instance.n == 0 or hi <= 0:
         lo = hi
 
     def done() -> bool:
         if cutoff is not None:
             return hi <= cutoff * lo
+        assert eps is not None  # exactly one of cutoff and eps (checked above)
         return hi - lo <= eps
 
     while not done() and len(steps) < max_steps:
         lam = (lo + hi) / 2
         if lam <= lo or lam >= hi:  # float resolution reached
             break
-        if evaluate(lam):
-            hi = lam
-        else:
+        schedule = evaluate(lam)
+        if schedule is None:
             lo = lam
-    schedule, lam = best
-    return renamed(schedule, name, SearchInfo(lam, lo, hi, tuple(steps)))
+            continue
+        hi = lam
+        if schedule.makespan <= best.makespan:
+            best, best_lam = schedule, lam
+    return renamed(best, name, SearchInfo(best_lam, lo, hi, tuple(steps)))

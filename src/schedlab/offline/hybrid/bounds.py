@@ -7,6 +7,7 @@ the bisection are our choice where the thesis leaves them open) and Mendonca
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -65,19 +66,18 @@ def bounds(instance: HybridInstance) -> Bounds:
     return Bounds(max(area, longest), area, longest, sequential_upper_bound(instance))
 
 
-def best_lower_bound(instance: HybridInstance, searches) -> float:
-    """The largest proven lower bound on OPT: :func:`bounds`' ``lower`` and every guess a sound dual step rejected.
+def best_lower_bound(lower: float, rejected, *, sequential: bool) -> float:
+    """The largest proven lower bound on OPT: ``lower`` (:func:`bounds`' area and longest-task bound) and every
+    guess a sound dual step rejected.
 
-    ``searches`` holds ``(search, moldable_sound)`` pairs: a bisection record
-    (:class:`~schedlab.offline.hybrid.schedule.SearchInfo`, or None for a
-    one-shot algorithm) and whether the algorithm's step is sound for moldable
-    tasks. A step sound only for sequential tasks proves a bound only when
-    every task of ``instance`` is sequential. ``solve hybrid`` and the
-    reproduction both measure ratios against this bound.
+    ``rejected`` holds ``(guess, moldable_sound)`` pairs: the largest guess a
+    bisection rejected (None or NaN for a one-shot algorithm) and whether the
+    algorithm's step is sound for moldable tasks. A step sound only for
+    sequential tasks proves a bound only when every task is ``sequential``.
+    ``solve hybrid`` and the reproduction both measure ratios against this bound.
     """
-    proven = bounds(instance).lower
-    sequential = not bool(instance.moldable.any())
-    for search, moldable_sound in searches:
-        if search is not None and (moldable_sound or sequential):
-            proven = max(proven, search.lower)
+    proven = lower
+    for guess, moldable_sound in rejected:
+        if guess is not None and not math.isnan(guess) and (moldable_sound or sequential):
+            proven = max(proven, guess)
     return proven

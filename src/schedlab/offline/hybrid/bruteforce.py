@@ -21,6 +21,9 @@ from schedlab.workload.hybrid import HybridInstance
 
 __all__ = ["brute_force_opt"]
 
+_Plan = tuple[list[tuple[float, int, int]], tuple[int, ...], list[tuple[float, int]], tuple[int, ...]]
+"""A solution: CPU jobs as (time, l, task), their best order, GPU jobs as (time, task), each one's GPU."""
+
 
 def _ssgs(jobs: tuple[tuple[float, int], ...], m: int) -> tuple[float, list[tuple[float, tuple[int, ...]]]]:
     """Serial schedule generation: each (time, l) job on the l earliest-free CPUs, in order.
@@ -42,7 +45,8 @@ def _ssgs(jobs: tuple[tuple[float, int], ...], m: int) -> tuple[float, list[tupl
 @cache
 def _cpu_opt(jobs: tuple[tuple[float, int], ...], m: int) -> tuple[float, tuple[int, ...]]:
     """Best order of a multiset of rigid jobs (sorted tuple) on m CPUs: (makespan, order)."""
-    best, best_order = math.inf, ()
+    best = math.inf
+    best_order: tuple[int, ...] = ()
     seen = set()
     for order in permutations(range(len(jobs))):
         key = tuple(jobs[i] for i in order)
@@ -58,15 +62,17 @@ def _cpu_opt(jobs: tuple[tuple[float, int], ...], m: int) -> tuple[float, tuple[
 @cache
 def _gpu_opt(times: tuple[float, ...], k: int) -> tuple[float, tuple[int, ...]]:
     """P||Cmax of sorted (decreasing) times on k GPUs by depth-first search: (makespan, gpu per job)."""
-    best = [math.inf, ()]
+    best = math.inf
+    best_assign: tuple[int, ...] = ()
     loads = [0.0] * k
     assign = [0] * len(times)
 
     def dfs(i: int, cur: float) -> None:
-        if cur >= best[0]:
+        nonlocal best, best_assign
+        if cur >= best:
             return
         if i == len(times):
-            best[0], best[1] = cur, tuple(assign)
+            best, best_assign = cur, tuple(assign)
             return
         tried = set()
         for g in range(k):
@@ -79,7 +85,7 @@ def _gpu_opt(times: tuple[float, ...], k: int) -> tuple[float, tuple[int, ...]]:
             loads[g] -= times[i]
 
     dfs(0, 0.0)
-    return best[0], best[1]
+    return best, best_assign
 
 
 def brute_force_opt(instance: HybridInstance) -> tuple[float, Schedule]:
@@ -100,24 +106,26 @@ def brute_force_opt(instance: HybridInstance) -> tuple[float, Schedule]:
                 options.append((l, t))
         options.sort(key=lambda o: o[1] * max(o[0], 1))
         modes.append(options)
-    best = [math.inf, None]
-    choice = [None] * n
+    best = math.inf
+    best_plan: _Plan | None = None
+    choice: list[tuple[int, float]] = [(0, 0.0)] * n  # (l, time) per task, set by rec before it goes deeper
 
     def evaluate() -> None:
+        nonlocal best, best_plan
         cpu_jobs = sorted((choice[j][1], choice[j][0], j) for j in range(n) if choice[j][0] > 0)
         gpu_jobs = sorted(((choice[j][1], j) for j in range(n) if choice[j][0] == 0), reverse=True)
         c_cmax, order = _cpu_opt(tuple((t, l) for t, l, _ in cpu_jobs), m) if cpu_jobs else (0.0, ())
-        if c_cmax >= best[0]:
+        if c_cmax >= best:
             return
         g_cmax, gassign = _gpu_opt(tuple(t for t, _ in gpu_jobs), k) if gpu_jobs else (0.0, ())
         cmax = max(c_cmax, g_cmax)
-        if cmax < best[0]:
-            best[0] = cmax
-            best[1] = (cpu_jobs, order, gpu_jobs, gassign)
+        if cmax < best:
+            best = cmax
+            best_plan = (cpu_jobs, order, gpu_jobs, gassign)
 
     def rec(j: int, cpu_area: float, gpu_area: float, longest: float) -> None:
         bound = max(longest, cpu_area / m if m else 0.0, gpu_area / k if k else 0.0)
-        if bound >= best[0]:
+        if bound >= best:
             return
         if j == n:
             evaluate()
@@ -130,11 +138,11 @@ def brute_force_opt(instance: HybridInstance) -> tuple[float, Schedule]:
                 rec(j + 1, cpu_area + l * t, gpu_area, max(longest, t))
 
     rec(0, 0.0, 0.0, 0.0)
-    if best[1] is None:
+    if best_plan is None:
         if n == 0:
             return 0.0, hybrid_schedule(instance, [], [], [], [], "brute-force")
         raise AssertionError("no mode vector found")  # every task has a mode (instance check)
-    cpu_jobs, order, gpu_jobs, gassign = best[1]
+    cpu_jobs, order, gpu_jobs, gassign = best_plan
     start, end = np.zeros(n), np.zeros(n)
     on_gpu = np.zeros(n, dtype=bool)
     resources: list[tuple[int, ...]] = [()] * n
@@ -146,4 +154,4 @@ def brute_force_opt(instance: HybridInstance) -> tuple[float, Schedule]:
     for (t, j), g in zip(gpu_jobs, gassign):
         start[j], end[j], on_gpu[j], resources[j] = gload[g], gload[g] + t, True, (g,)
         gload[g] += t
-    return best[0], hybrid_schedule(instance, start, end, on_gpu, resources, "brute-force")
+    return best, hybrid_schedule(instance, start, end, on_gpu, resources, "brute-force")

@@ -73,13 +73,13 @@ def dada_step(
                 if m == 0:
                     continue
                 i = int(np.argmin(cloads))
-                loads, time, on_gpu = cloads, float(cpu_t[j]), False
+                loads, time, to_gpu = cloads, float(cpu_t[j]), False
             else:
                 i = col - 1
-                loads, time, on_gpu = gloads, float(gpu_t[j]), True
+                loads, time, to_gpu = gloads, float(gpu_t[j]), True
             room = loads[i] + time <= alpha * lam if strict else loads[i] < alpha * lam
             if room and time <= lam:
-                local[int(j)] = (on_gpu, i, loads[i])
+                local[int(j)] = (to_gpu, i, loads[i])
                 loads[i] += time
     todo = np.array([j for j in range(n) if j not in local], dtype=np.int64)
     placed = da2_place(instance, lam, todo, cloads, gloads)

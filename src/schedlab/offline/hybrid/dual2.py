@@ -161,20 +161,20 @@ def dual2_step(instance: HybridInstance, lam: float) -> tuple[Schedule | None, d
         ratio = cpu_t[free] / gpu_t[free]
     free = free[np.lexsort((free, -cpu_t[free], -ratio))]
     jlast = None
-    for j in free:
+    for j in free.tolist():
         if area >= k * lam:
             break
         in_gpu[j] = True
         area += float(gpu_t[j])
-        jlast = int(j)
+        jlast = j
     cpu_rows = np.nonzero(~in_gpu)[0]
     if float(cpu_t[cpu_rows].sum()) > m * lam:
         return None, {"reason": "CPU work > m lambda"}
     placed: dict[int, tuple[bool, int, float]] = {}
     cpu_order = cpu_rows[np.lexsort((cpu_rows, -cpu_t[cpu_rows]))]
     machine, start = least_loaded(cpu_t, cpu_order, [0.0] * m)
-    for j in cpu_order:
-        placed[int(j)] = (False, machine[j], start[j])
+    for j in cpu_order.tolist():
+        placed[j] = (False, machine[j], start[j])
     gpu_rows = np.array([j for j in np.nonzero(in_gpu)[0] if j != jlast], dtype=np.int64)
     gpu_order = [int(j) for j in gpu_rows[np.lexsort((gpu_rows, -gpu_t[gpu_rows]))]]
     if jlast is not None:

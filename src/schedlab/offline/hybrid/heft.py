@@ -36,7 +36,8 @@ def eft_schedule(instance: HybridInstance, order, cpu_count: np.ndarray, name: s
     on_gpu = np.zeros(n, dtype=bool)
     resources: list[tuple[int, ...]] = [()] * n
     for j in order:
-        best_cpu, cpu_finish = None, np.inf
+        best_cpu: tuple[int, ...] | None = None
+        cpu_finish = np.inf
         if m and np.isfinite(cpu_t[j]):
             if cpu_count[j] == 1:
                 c = int(np.argmin(cpu_avail))

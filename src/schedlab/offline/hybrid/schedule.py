@@ -95,7 +95,7 @@ def hybrid_schedule(tasks: HybridInstance, start, end, on_gpu, resources, name: 
 def task_kinds(tasks: HybridInstance, schedule: Schedule) -> np.ndarray:
     """Per task, whether it runs on a GPU (its allocation's ids are GPU ids)."""
     m = tasks.m
-    return np.array([bool(a) and a[0][0] >= m for a in schedule.alloc], dtype=bool)
+    return np.array([bool(a and a[0][0] >= m) for a in schedule.alloc], dtype=bool)
 
 
 def task_resources(tasks: HybridInstance, schedule: Schedule) -> tuple[tuple[int, ...], ...]:

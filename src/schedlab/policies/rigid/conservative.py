@@ -158,7 +158,7 @@ class Conservative:
 
     def schedule(self, now: float) -> None:
         if self._sets is not None:
-            self._schedule_sets(now)
+            self._schedule_sets(self._sets, now)
             return
         self.profile.trim(now)
         self.wakeups.discard(now)
@@ -267,20 +267,21 @@ class Conservative:
             if allocate is None:
                 self.ctx.start(row, self.free.first(self.procs[row]))
             elif self._sets is None:  # best effort: chosen now, among the processors free now
-                self.ctx.start(row, allocate(self.free, self.procs[row]))
+                alloc = allocate(self.free, self.procs[row])
+                assert alloc is not None  # only forced allocators refuse a start, and they reserve sets
+                self.ctx.start(row, alloc)
             else:  # forced: the processors reserved
                 self.ctx.start(row, self.res_alloc[row])
 
     # -- forced allocators: processor-level reservations ------------------------
-    def _schedule_sets(self, now: float) -> None:
-        """The pass of :meth:`schedule` on the :class:`SetProfile` (forced allocators)."""
-        sets = self._sets
+    def _schedule_sets(self, sets: SetProfile, now: float) -> None:
+        """The pass of :meth:`schedule` on the :class:`SetProfile` ``sets`` (forced allocators)."""
         sets.trim(now)
         self.wakeups.discard(now)
         if self.ended_early:
             self.ended_early = False
             if self.reserved:
-                self._compress_sets(now)
+                self._compress_sets(sets, now)
         if self.new:
             rank, res_alloc = self.rank, self.res_alloc
             for row in sorted(self.new, key=rank.__getitem__):
@@ -291,11 +292,10 @@ class Conservative:
             self.new.clear()
         self._start_due(now)
 
-    def _compress_sets(self, now: float) -> None:
+    def _compress_sets(self, sets: SetProfile, now: float) -> None:
         """:meth:`_compress` with processor sets: a job leaves its reservation, Algorithm 1 searches the
         starts before it (only now with ``start-now``), and the job takes it back if nothing earlier fits."""
-        sets, procs, estimate, res_start, res_alloc = (
-            self._sets,
+        procs, estimate, res_start, res_alloc = (
             self.procs,
             self.estimate,
             self.res_start,

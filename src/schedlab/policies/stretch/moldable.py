@@ -33,6 +33,7 @@ __all__ = ["DBOS", "ImprovedIterative", "Iterative", "MoldableFCFS", "ScojoLike"
 class _MoldablePolicy:
     """Pending rows in (release, id) order, running tasks' ends and counts, and the start of planned tasks."""
 
+    name: str
     clairvoyant = True
     parameters: dict[str, Param] = {}
 

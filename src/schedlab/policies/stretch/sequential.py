@@ -72,11 +72,17 @@ def _single(processor: int) -> tuple[tuple[int, int]]:
 class _PartedPolicy:
     """What FCFS, DASEDF and Split share: parts, their planners, the start of planned tasks."""
 
+    name: str
     clairvoyant = True  # p_i is known at release (Saule et al. 2014, section 2.1)
     sequential = True
+    planner: FcfsPlanner | DasedfPlanner
 
     def _bounds(self, n_procs: int) -> list[tuple[int, int]]:
         return [(0, n_procs)]
+
+    def _assign(self, row: int, now: float) -> int:
+        """The part a released task joins."""
+        raise NotImplementedError
 
     def reset(self, ctx: Context) -> None:
         jobs = ctx.jobs
@@ -88,9 +94,10 @@ class _PartedPolicy:
                 value=f"{wide.size} parallel job(s)",
                 expected="sequential tasks (1 processor each)",
             )
+        assert jobs.run_time is not None  # clairvoyant: the engine shows the processing times
         self.ctx = ctx
         self.release = jobs.submit
-        self.p = jobs.run_time
+        self.p: np.ndarray = jobs.run_time
         self.parts = [_Part(lo, hi) for lo, hi in self._bounds(ctx.n_procs)]
         self.part_of_processor = np.repeat(np.arange(len(self.parts)), [len(part.end) for part in self.parts]).tolist()
         self._processor: dict[int, int] = {}  # running row -> processor
@@ -140,6 +147,15 @@ class _PartedPolicy:
 
 class _Reserving(_PartedPolicy):
     """FCFS or DASEDF on one part, or on a main and an auxiliary part (reservation X, T)."""
+
+    reserved: int
+    threshold: float
+
+    def _planner(self) -> FcfsPlanner | DasedfPlanner:
+        raise NotImplementedError
+
+    def _planner_params(self) -> list[str]:
+        raise NotImplementedError
 
     def reset(self, ctx: Context) -> None:
         self.planner = self._planner()
@@ -329,7 +345,7 @@ class Split(_PartedPolicy):
             raise InputError("policy", field="split base", value=self.base, expected="fcfs or dasedf")
         self.planner = FcfsPlanner() if self.base == "fcfs" else DasedfPlanner()
         super().reset(ctx)
-        p = ctx.jobs.run_time
+        p = self.p
         p_min = self.p_min or (float(p.min()) if len(p) else 1.0)
         p_max = self.p_max or (float(p.max()) if len(p) else 1.0)
         if not 0 < p_min <= p_max:

@@ -20,7 +20,7 @@ from __future__ import annotations
 import heapq
 
 from schedlab.engine.simulator import Context
-from schedlab.policies.tasks.pools import RandomRedirector, Redirection, TaskPolicy, single
+from schedlab.policies.tasks.pools import RandomRedirector, Redirection, TaskPolicy
 
 
 class CommonQueue(TaskPolicy):
@@ -33,7 +33,8 @@ class CommonQueue(TaskPolicy):
         r = self.redirection
         r.check(self.name, ctx.n_procs, ctx.jobs.procs)
         jobs = ctx.jobs
-        self.ctx = ctx
+        self._attach(ctx)
+        assert jobs.run_time is not None  # clairvoyant: the engine shows run times
         self.p = jobs.run_time.tolist()
         self.key = list(zip(self.p, jobs.submit.tolist(), jobs.id.tolist(), range(len(jobs))))
         self.n_main = ctx.n_procs - r.dedicated
@@ -67,7 +68,7 @@ class CommonQueue(TaskPolicy):
             while queue and idle:
                 row = heapq.heappop(queue)[3]
                 processor = heapq.heappop(idle)
-                self.ctx.start(row, single(processor))
+                self._order_start(row, processor)
                 self.processor[row] = processor
                 if pool == 0:
                     self.counter[row] = 0
@@ -86,7 +87,7 @@ class CommonQueue(TaskPolicy):
             self.counter[k] += 1
             if self.counter[k] == self.redirection.tau:
                 heapq.heappop(by_end)
-                self.ctx.abort(k)  # the work done so far is lost
+                self._order_abort(k)  # the work done so far is lost
                 del processor_of[k]
                 heapq.heappush(self.idle[0], processor)
                 heapq.heappush(self.queue[1], self.key[k])

@@ -30,7 +30,7 @@ import heapq
 from bisect import bisect_left, bisect_right, insort
 
 from schedlab.engine.simulator import Context
-from schedlab.policies.tasks.pools import RandomRedirector, Redirection, TaskPolicy, single
+from schedlab.policies.tasks.pools import RandomRedirector, Redirection, TaskPolicy
 
 INF = float("inf")
 
@@ -61,7 +61,8 @@ class Dispatch(TaskPolicy):
         r.check(self.name, ctx.n_procs, ctx.jobs.procs)
         jobs = ctx.jobs
         m = ctx.n_procs
-        self.ctx = ctx
+        self._attach(ctx)
+        assert jobs.run_time is not None  # clairvoyant: the engine shows run times
         self.p = jobs.run_time.tolist()
         self.key = list(zip(self.p, jobs.submit.tolist(), jobs.id.tolist(), range(len(jobs))))
         self.pools = (range(0, m - r.dedicated), range(m - r.dedicated, m))
@@ -100,7 +101,7 @@ class Dispatch(TaskPolicy):
             if threshold and k >= 0 and k != row and self.p[row] < self.end[processor] - now:
                 self.counter[k] += 1
                 if self.counter[k] == self.redirection.tau:
-                    self.ctx.abort(k)  # the work done so far is lost
+                    self._order_abort(k)  # the work done so far is lost
                     del self.processor_of[k]
                     self.running[processor] = -1
                     self._dispatch(k, 1, now, threshold=False)
@@ -180,7 +181,7 @@ class Dispatch(TaskPolicy):
         if waiting:
             row = waiting.pop(0)[3]
             self.lengths[processor].pop(0)
-            self.ctx.start(row, single(processor))
+            self._order_start(row, processor)
             self.processor_of[row] = processor
             self.running[processor] = row
             self.end[processor] = now + self.p[row]

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from schedlab.engine.simulator import Context
 from schedlab.errors import InputError
 from schedlab.parameters import Param
 
@@ -109,6 +110,7 @@ class TaskPolicy:
     Subclasses set ``name`` and call :meth:`_configure` from ``__init__``.
     """
 
+    name: str  # set by each subclass
     clairvoyant = True  # processing times are known at release (seed 004 section II)
     parameters = PARAMETERS
     sequential = True  # one processor per job: parallel jobs are refused in reset
@@ -129,8 +131,38 @@ class TaskPolicy:
         params += ["batch=True"] if self.batch else []
         return f"{self.name}({', '.join(params)})"
 
+    def _attach(self, ctx: Context) -> None:
+        """Keep the context and an empty list of the actions decided at the current time."""
+        self.ctx = ctx
+        self._actions: list[tuple[str, int, tuple[tuple[int, int], ...] | None]] = []
+
+    def _order_start(self, row: int, processor: int) -> None:
+        self._actions.append(("start", row, single(processor)))
+
+    def _order_abort(self, row: int) -> None:
+        self._actions.append(("abort", row, None))
+
+    def _order_preempt(self, row: int) -> None:
+        self._actions.append(("preempt", row, None))
+
     def schedule(self, now: float) -> None:
-        """Nothing left to do: tasks start at the events themselves (spec A2)."""
+        """Apply, in the order they were decided, the starts, aborts and preemptions decided at this time's
+        completions and arrivals.
+
+        A task policy decides at each event, arrival by arrival (Lucarelli, Mendonca and Trystram 2017,
+        section III; each arrival is dispatched before the next one is seen); the engine receives the
+        decisions in its one scheduling pass of the time, like every other policy's.
+        """
+        ctx = self.ctx
+        for action, row, alloc in self._actions:
+            if action == "start":
+                assert alloc is not None
+                ctx.start(row, alloc)
+            elif action == "abort":
+                ctx.abort(row)
+            else:
+                ctx.preempt(row)
+        self._actions.clear()
 
 
 def single(processor: int) -> tuple[tuple[int, int]]:

@@ -19,7 +19,7 @@ from bisect import insort
 
 from schedlab.engine.simulator import Context
 from schedlab.policies.tasks.dispatch import INF, delta_flow
-from schedlab.policies.tasks.pools import Redirection, TaskPolicy, single
+from schedlab.policies.tasks.pools import Redirection, TaskPolicy
 
 
 def delta_flow_preempting(p: float, remaining: float, queued: list[float]) -> float:
@@ -44,7 +44,8 @@ class GSRPT(TaskPolicy):
     def reset(self, ctx: Context) -> None:
         self.redirection.check(self.name, ctx.n_procs, ctx.jobs.procs)
         jobs = ctx.jobs
-        self.ctx = ctx
+        self._attach(ctx)
+        assert jobs.run_time is not None  # clairvoyant: the engine shows run times
         self.remaining = jobs.run_time.tolist()
         self.release = jobs.submit.tolist()
         self.ids = jobs.id.tolist()
@@ -81,7 +82,7 @@ class GSRPT(TaskPolicy):
         left = -neg_end - now
         if self.remaining[row] <= left:
             heapq.heappop(by_end)
-            self.ctx.preempt(k)
+            self._order_preempt(k)
             self.remaining[k] = left
             del processor_of[k], self.end[k]
             heapq.heappush(self.queue, self._key(k))
@@ -95,7 +96,7 @@ class GSRPT(TaskPolicy):
             self._start(row, heapq.heappop(self.idle), now)
 
     def _start(self, row: int, processor: int, now: float) -> None:
-        self.ctx.start(row, single(processor))
+        self._order_start(row, processor)
         self.processor[row] = processor
         self.end[row] = now + self.remaining[row]
         heapq.heappush(self.by_end, (-self.end[row], processor, row))
@@ -117,7 +118,8 @@ class SRPT(TaskPolicy):
         self.redirection.check(self.name, ctx.n_procs, ctx.jobs.procs)
         jobs = ctx.jobs
         m = ctx.n_procs
-        self.ctx = ctx
+        self._attach(ctx)
+        assert jobs.run_time is not None  # clairvoyant: the engine shows run times
         self.remaining = jobs.run_time.tolist()
         self.release = jobs.submit.tolist()
         self.ids = jobs.id.tolist()
@@ -150,7 +152,7 @@ class SRPT(TaskPolicy):
                     best, processor = d, i
             k = self.running[processor]
             if k >= 0 and p <= self.end[processor] - now:
-                self.ctx.preempt(k)
+                self._order_preempt(k)
                 self.remaining[k] = self.end[processor] - now
                 del self.processor_of[k]
                 self._enqueue(k, processor)
@@ -175,7 +177,7 @@ class SRPT(TaskPolicy):
             self._start(row, processor, now)
 
     def _start(self, row: int, processor: int, now: float) -> None:
-        self.ctx.start(row, single(processor))
+        self._order_start(row, processor)
         self.processor_of[row] = processor
         self.running[processor] = row
         self.end[processor] = now + self.remaining[row]
