@@ -33,11 +33,15 @@ import html
 import json
 import math
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
+
+from schedlab.experiments import common
+from schedlab.experiments.common import Claim, claims_markdown, toml_value
+from schedlab.report.tables import html_table, markdown_table, png
 
 __all__ = [
     "CAMPAIGNS",
@@ -225,20 +229,8 @@ def workload_seed(plan_: Plan, kind: str, *values: float) -> int:
 # ---------------------------------------------------------------- campaigns
 
 
-def _toml(value) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, (list, tuple)):
-        return "[" + ", ".join(_toml(v) for v in value) + "]"
-    if isinstance(value, str):
-        return json.dumps(value)
-    if isinstance(value, float):
-        return repr(value)
-    return str(value)
-
-
 def _inline(table: dict) -> str:
-    return "{ " + ", ".join(f"{k} = {_toml(v)}" for k, v in table.items()) + " }"
+    return "{ " + ", ".join(f"{k} = {toml_value(v)}" for k, v in table.items()) + " }"
 
 
 def _generated(name: str, family: str, samples: int, grid: dict) -> list[str]:
@@ -330,21 +322,10 @@ def campaign_text(name: str, plan_: Plan) -> str:
 
 def write_campaigns(out, plan_: Plan) -> list[Path]:
     """Write the campaign specifications into ``<out>/campaigns``; returns their paths in :data:`CAMPAIGNS` order."""
-    folder = Path(out) / "campaigns"
-    folder.mkdir(parents=True, exist_ok=True)
-    paths = []
-    for name in CAMPAIGNS:
-        path = folder / f"{name}.toml"
-        path.write_text(campaign_text(name, plan_), encoding="utf-8")
-        paths.append(path)
-    return paths
+    return common.write_campaigns(Path(out), {name: campaign_text(name, plan_) for name in CAMPAIGNS})
 
 
 # ---------------------------------------------------------------- tables
-
-
-def _done(table: pd.DataFrame) -> pd.DataFrame:
-    return table[table["state"] == "done"] if "state" in table else table
 
 
 def _delta_load(workload: str) -> tuple[int, float]:
@@ -357,7 +338,7 @@ def fig1b_table(sequential: pd.DataFrame, plan_: Plan, *, below: float = math.in
     """Fig. 1(b) recomputed: per Delta, over instances whose measured load exceeds 270 (scaled to ``m_seq``), and
     is at most ``below`` (scaled) when given, the mean and std of the maximum stretch of FCFS and DASEDF (and of
     DASEDF with the paper's test), next to the paper's values."""
-    done = _done(sequential)
+    done = common.done(sequential)
     done = done[done["workload"].str.startswith("seq-")]
     rows = []
     for delta in plan_.deltas:
@@ -385,7 +366,7 @@ def best_reservation(results: pd.DataFrame, base: str) -> pd.DataFrame:
     """Per instance (workload, instance index): the plain ``base`` policy's max and mean stretch and those of
     its best (X, T) point by max stretch (ties: lower mean stretch, then grid order), as the paper reports
     (section 4.1: only the best (X, T) per instance)."""
-    done = _done(results)
+    done = common.done(results)
     plain = done[done["label"] == base][["workload", "window_index", "load", "max_stretch", "mean_stretch"]]
     grid = done[done["label"].str.startswith(f"{base}+res")]
     if plain.empty or grid.empty:
@@ -404,7 +385,7 @@ def _log_table(results: pd.DataFrame) -> pd.DataFrame:
     pooled share of tasks with stretch > 1 per size class (the paper's fairness histograms)."""
     from schedlab.metrics import FAIRNESS_BINS, fairness_shares
 
-    done = _done(results)
+    done = common.done(results)
     rows = []
     for (workload, label), group in done.groupby(["workload", "label"], sort=False):
         counts = {c: int(group[c].sum()) for c in group if c.startswith("fairness_")}
@@ -423,17 +404,6 @@ def _log_table(results: pd.DataFrame) -> pd.DataFrame:
 
 
 # ---------------------------------------------------------------- claims
-
-
-@dataclass(frozen=True)
-class Claim:
-    """One claim of the paper, where it is stated, its verdict (``holds``, ``partly``, ``not held``, ``not
-    measurable``) and the numbers behind it."""
-
-    key: str
-    claim: str
-    verdict: str
-    evidence: list[str]
 
 
 def _mean(frame: pd.DataFrame, label: str, metric: str) -> float:
@@ -469,10 +439,10 @@ def _g(x: float) -> str:
 
 def _sequential_claims(seq: pd.DataFrame, res: pd.DataFrame, plan_: Plan) -> list[Claim]:
     claims = []
-    done = _done(seq)
+    done = common.done(seq)
     done = done[done["workload"].str.startswith("seq-")].copy()
     if done.empty:
-        return [Claim("4.1", "Sequential experiment", "not measurable", ["no sequential runs"])]
+        return [Claim(0, "section 4.2: the sequential experiment", "not measurable", ["no sequential runs"])]
     done["delta"] = done["workload"].map(lambda w: _delta_load(w)[0])
     table = fig1b_table(seq, plan_)
     ratio = table["fcfs_mean"] / table["dasedf_mean"]
@@ -495,8 +465,8 @@ def _sequential_claims(seq: pd.DataFrame, res: pd.DataFrame, plan_: Plan) -> lis
     parts = [sum(ok) / len(ok) if ok else 0.0, float(fcfs_grows > 0.5), float(order), float(near)]
     claims.append(
         Claim(
-            "Fig. 1(b), section 4.2",
-            "At load > 270, DASEDF's max stretch stays near 1.4-1.8 for every Delta while FCFS's grows with Delta, "
+            0,
+            "Fig. 1(b), section 4.2: At load > 270, DASEDF's max stretch stays near 1.4-1.8 for every Delta while FCFS's grows with Delta, "
             "an order of magnitude above DASEDF at Delta = 100.",
             _all_or_some(parts),
             evidence
@@ -543,8 +513,8 @@ def _sequential_claims(seq: pd.DataFrame, res: pd.DataFrame, plan_: Plan) -> lis
         ]
         claims.append(
             Claim(
-                "section 4.2",
-                "Below load 270, FCFS and DASEDF differ negligibly.",
+                0,
+                "section 4.2: Below load 270, FCFS and DASEDF differ negligibly.",
                 _verdict(share),
                 evidence,
             )
@@ -620,14 +590,14 @@ def _judged(key: str, claim: str, parts: list[tuple[str, float]], evidence: list
     """A claim made of sub-claims, each with the share (0 to 1) of instances or loads where it holds: ``holds``
     when every share is at least 0.75, ``not held`` when every one is below 0.25, ``partly`` otherwise."""
     if not parts:
-        return Claim(key, claim, "not measurable", evidence)
+        return Claim(0, f"{key}: {claim}", "not measurable", evidence)
     shares = [share for _, share in parts]
     verdict = "holds" if min(shares) >= 0.75 else ("not held" if max(shares) < 0.25 else "partly")
     lines = [
         f"{text}: {'yes' if share >= 0.75 else ('no' if share < 0.25 else f'{100 * share:.0f} %')}"
         for text, share in parts
     ]
-    return Claim(key, claim, verdict, evidence + ["sub-claims: " + "; ".join(lines)])
+    return Claim(0, f"{key}: {claim}", verdict, evidence + ["sub-claims: " + "; ".join(lines)])
 
 
 def _between(value: float, low: float, high: float) -> float:
@@ -653,7 +623,7 @@ BINS = ("seconds", "minutes", "hours", "days", "weeks")
 
 
 def _log_claims(logs: pd.DataFrame) -> list[Claim]:
-    done = _done(logs)
+    done = common.done(logs)
     claims = []
     labels = tuple(LOG_LABELS)
     for workload, frame in done.groupby("workload", sort=False):
@@ -833,7 +803,7 @@ def _log_claims(logs: pd.DataFrame) -> list[Claim]:
 
 
 def _ssm_claims(ssm: pd.DataFrame) -> list[Claim]:
-    done = _done(ssm).copy()
+    done = common.done(ssm).copy()
     if done.empty:
         return []
     done["target"] = done["workload"].map(lambda w: float(w.removeprefix("ssm-l")))
@@ -842,7 +812,7 @@ def _ssm_claims(ssm: pd.DataFrame) -> list[Claim]:
     dbos, scojo, it, imp, fcfs = "DBOS rho=1.5", "SCOJO-P-like", "Iterative", "Improved Iterative", "FCFS-sequential"
     present = [label for label in (dbos, scojo, it, imp, fcfs) if label in means.index.get_level_values(0)]
     if len(present) < 5:
-        return [Claim("section 7.2", "SSM experiment", "not measurable", [f"policies run: {present}"])]
+        return [Claim(0, "section 7.2: the SSM experiment", "not measurable", [f"policies run: {present}"])]
 
     def at(label, metric):
         return means.loc[label][metric]
@@ -1001,19 +971,10 @@ def check_claims(tables: dict[str, pd.DataFrame], plan_: Plan) -> list[Claim]:
         claims += _log_claims(tables["logs"])
     if "ssm" in tables and not tables["ssm"].empty:
         claims += _ssm_claims(tables["ssm"])
-    return claims
+    return [replace(claim, number=k) for k, claim in enumerate(claims, start=1)]
 
 
 # ---------------------------------------------------------------- figures
-
-
-def _png(figure) -> bytes:
-    import io
-
-    buffer = io.BytesIO()
-    figure.tight_layout()
-    figure.savefig(buffer, format="png", metadata={"Software": None})
-    return buffer.getvalue()
 
 
 def _figure(rows: int, cols: int, width: float, height: float):
@@ -1028,7 +989,7 @@ def _figure(rows: int, cols: int, width: float, height: float):
 def fig1(sequential: pd.DataFrame, plan_: Plan) -> bytes:
     """Fig. 1(a) style: max stretch against the measured load, one point per instance, FCFS and DASEDF, one
     panel per Delta (log scale)."""
-    done = _done(sequential)
+    done = common.done(sequential)
     done = done[done["workload"].str.startswith("seq-")]
     deltas = sorted({_delta_load(w)[0] for w in done["workload"]})
     cols = min(4, len(deltas))
@@ -1047,7 +1008,7 @@ def fig1(sequential: pd.DataFrame, plan_: Plan) -> bytes:
         ax.axis("off")
     axes.flat[0].set_ylabel("max stretch")
     axes.flat[0].legend(fontsize="x-small")
-    return _png(figure)
+    return png(figure)
 
 
 def fig2(reservation: pd.DataFrame) -> bytes | None:
@@ -1078,7 +1039,7 @@ def fig2(reservation: pd.DataFrame) -> bytes | None:
             ax.set_xlabel("load")
             ax.grid(alpha=0.3)
     axes[0, 0].legend(fontsize="x-small")
-    return _png(figure)
+    return png(figure)
 
 
 def fig_log(logs: pd.DataFrame, workload: str) -> bytes | None:
@@ -1086,7 +1047,7 @@ def fig_log(logs: pd.DataFrame, workload: str) -> bytes | None:
     scale), and the pooled fairness histogram."""
     from schedlab.metrics import FAIRNESS_BINS
 
-    done = _done(logs)
+    done = common.done(logs)
     here = done[done["workload"] == workload]
     if here.empty:
         return None
@@ -1102,7 +1063,7 @@ def fig_log(logs: pd.DataFrame, workload: str) -> bytes | None:
     axes[0, 0].legend(fontsize="x-small")
     _fairness_bars(axes[0, 4], here, list(LOG_LABELS), FAIRNESS_BINS)
     axes[0, 4].set_title(f"{workload}: % of tasks with stretch > 1", fontsize="medium")
-    return _png(figure)
+    return png(figure)
 
 
 def _fairness_bars(ax, frame: pd.DataFrame, labels: list[str], bins) -> None:
@@ -1126,7 +1087,7 @@ def fig5(ssm: pd.DataFrame) -> bytes | None:
     instances), the fairness histogram at the load range 386-410, and the average stretch against rho."""
     from schedlab.metrics import FAIRNESS_BINS
 
-    done = _done(ssm).copy()
+    done = common.done(ssm).copy()
     if done.empty:
         return None
     done["target"] = done["workload"].map(lambda w: float(w.removeprefix("ssm-l")))
@@ -1156,35 +1117,10 @@ def fig5(ssm: pd.DataFrame) -> bytes | None:
         ax.legend(fontsize="x-small")
     ax.set_title("SSM-like: DBOS average stretch vs rho", fontsize="medium")
     ax.grid(alpha=0.3)
-    return _png(figure)
+    return png(figure)
 
 
 # ---------------------------------------------------------------- report
-
-
-def _fmt(value) -> str:
-    if value is None or (isinstance(value, float) and not math.isfinite(value)):
-        return "-"
-    if isinstance(value, (int, np.integer)):
-        return f"{int(value):,}"
-    value = float(value)
-    return f"{value:.3g}" if abs(value) < 1e4 else f"{value:,.0f}"
-
-
-def _markdown_table(frame: pd.DataFrame) -> list[str]:
-    head = [str(c) for c in frame.columns]
-    lines = ["| " + " | ".join(head) + " |", "|" + "|".join("---" if i < 2 else "---:" for i in range(len(head))) + "|"]
-    for row in frame.itertuples(index=False):
-        lines.append("| " + " | ".join(v if isinstance(v, str) else _fmt(v) for v in row) + " |")
-    return lines
-
-
-def _html_table(frame: pd.DataFrame) -> str:
-    esc = html.escape
-    parts = ["<table><tr>" + "".join(f"<th>{esc(str(c))}</th>" for c in frame.columns) + "</tr>"]
-    for row in frame.itertuples(index=False):
-        parts.append("<tr>" + "".join(f"<td>{esc(v if isinstance(v, str) else _fmt(v))}</td>" for v in row) + "</tr>")
-    return "".join(parts) + "</table>"
 
 
 def _counts(tables: dict[str, pd.DataFrame]) -> tuple[int, int]:
@@ -1238,7 +1174,7 @@ def write_report(out, tables: dict[str, pd.DataFrame], plan_: Plan, *, wall: flo
         frame.to_csv(out / name, index=False, float_format="%.6g")
         written.append(out / name)
     figures: list[tuple[str, str]] = []
-    for name, png, caption in (
+    for name, image, caption in (
         ("fig1.png", fig1(seq, plan_) if not seq.empty else None, "Fig. 1(a) style: max stretch vs load per Delta"),
         ("fig2.png", fig2(res) if not res.empty else None, "Fig. 2 style: reservation, best (X, T) per instance"),
         (
@@ -1253,21 +1189,19 @@ def write_report(out, tables: dict[str, pd.DataFrame], plan_: Plan, *, wall: flo
             "Fig. 5 style: SSM-like workload (approximation)",
         ),
     ):
-        if png is not None:
-            (out / name).write_bytes(png)
+        if image is not None:
+            (out / name).write_bytes(image)
             figures.append((name, caption))
             written.append(out / name)
     claims = check_claims(tables, plan_)
-    claim_lines = [
-        "# Saule, Bozdag and Catalyurek (2014): the paper's claims, checked",
-        "",
-        "Verdict: holds (75 % or more of the instances or sub-claims agree), partly (25 % or more), not held.",
-        "",
-    ]
-    for claim in claims:
-        claim_lines += [f"## {claim.key}: {claim.claim}", "", f"**Verdict: {claim.verdict}.**", ""]
-        claim_lines += [f"- {line}" for line in claim.evidence] + [""]
-    (out / "claims.md").write_text("\n".join(claim_lines), encoding="utf-8")
+    (out / "claims.md").write_text(
+        claims_markdown(
+            "Saule, Bozdag and Catalyurek (2014): the paper's claims, checked",
+            "Verdict: holds (75 % or more of the instances or sub-claims agree), partly (25 % or more), not held.",
+            claims,
+        ),
+        encoding="utf-8",
+    )
     written.append(out / "claims.md")
     runs, failed = _counts(tables)
     header = [
@@ -1289,13 +1223,13 @@ def write_report(out, tables: dict[str, pd.DataFrame], plan_: Plan, *, wall: flo
     lines = list(header)
     if not fig1b.empty:
         lines += ["## Fig. 1(b): mean (std) max stretch, load > 270, no reservation; paper_* = the paper's", ""]
-        lines += _markdown_table(fig1b)
+        lines += markdown_table(fig1b)
         lines += ["", f"## Fig. 1(b) without the overloaded instances: 270 < load <= {UNDERLOADED:g} (m = 300)", ""]
-        lines += _markdown_table(fig1b_300)
+        lines += markdown_table(fig1b_300)
     if not moldable.empty:
         lines += ["", "## Moldable tasks: means over instances, pooled % of tasks with stretch > 1", ""]
-        lines += _markdown_table(moldable)
-    lines += ["", "## Claims (details in claims.md)", ""] + [f"- {c.key}: {c.claim} **{c.verdict}**" for c in claims]
+        lines += markdown_table(moldable)
+    lines += ["", "## Claims (details in claims.md)", ""] + [f"- {c.claim} **{c.verdict}**" for c in claims]
     lines += ["", "Figures:", ""] + [f"- `{name}`: {caption}" for name, caption in figures]
     (out / "summary.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
     written.append(out / "summary.md")
@@ -1309,14 +1243,14 @@ def write_report(out, tables: dict[str, pd.DataFrame], plan_: Plan, *, wall: flo
     ]
     page += [f"<p>{esc(line.lstrip('# '))}</p>" for line in header if line.strip()]
     if not fig1b.empty:
-        page += ["<h2>Fig. 1(b)</h2>", _html_table(fig1b)]
-        page += [f"<h2>Fig. 1(b), 270 &lt; load &lt;= {UNDERLOADED:g}</h2>", _html_table(fig1b_300)]
+        page += ["<h2>Fig. 1(b)</h2>", html_table(fig1b)]
+        page += [f"<h2>Fig. 1(b), 270 &lt; load &lt;= {UNDERLOADED:g}</h2>", html_table(fig1b_300)]
     if not moldable.empty:
-        page += ["<h2>Moldable tasks</h2>", _html_table(moldable)]
+        page += ["<h2>Moldable tasks</h2>", html_table(moldable)]
     page.append("<h2>Claims</h2>")
     for claim in claims:
         page.append(
-            f"<h3>{esc(claim.key)}: {esc(claim.claim)} <em>{esc(claim.verdict)}</em></h3><ul>"
+            f"<h3>{claim.number}. {esc(claim.claim)} <em>{esc(claim.verdict)}</em></h3><ul>"
             + "".join(f"<li>{esc(line)}</li>" for line in claim.evidence)
             + "</ul>"
         )
@@ -1333,11 +1267,9 @@ def reproduce(out, plan_: Plan, *, jobs: int = 1, progress: Callable[[int, int, 
 
     Returns a summary: runs, failed, wall seconds, the claims' verdicts and the files written.
     """
-    from schedlab.campaign.runner import run_spec_files
-
     out = Path(out)
     paths = write_campaigns(out, plan_)
-    results, wall = run_spec_files(paths, jobs=jobs, progress=progress)
+    results, wall = common.run_campaigns(paths, jobs=jobs, progress=progress)
     tables = dict(zip(CAMPAIGNS, results))
     files = write_report(out, tables, plan_, wall=wall)
     claims = check_claims(tables, plan_)
@@ -1349,8 +1281,8 @@ def reproduce(out, plan_: Plan, *, jobs: int = 1, progress: Callable[[int, int, 
         "runs": _counts(tables)[0],
         "failed": _counts(tables)[1],
         "wall_seconds": wall,
-        "claims": {f"{c.key}: {c.claim}": c.verdict for c in claims},
+        "claims": {c.claim: c.verdict for c in claims},
     }
-    (out / "experiment.json").write_text(json.dumps(summary, indent=1) + "\n", encoding="utf-8")
+    common.write_json(out / "experiment.json", summary)
     summary["files"] = [str(p) for p in files] + [str(out / "experiment.json")]
     return summary
