@@ -54,3 +54,21 @@ def job_tables(draw, min_jobs: int = 0, max_jobs: int = 15, max_procs: int = 409
         requested_time=draw(st.lists(positive, min_size=n, max_size=n)),
         procs=draw(st.lists(st.integers(1, max_procs), min_size=n, max_size=n)),
     )
+
+
+@st.composite
+def partition_instances(draw, max_jobs: int = 10, flat: bool = False):
+    """Jobs on a small torus (or, ``flat``, a plain machine of as many nodes) under the partition run-time
+    model of Krevat (2003): never killed, any allocation at least the job's size."""
+    from schedlab.platform.torus import Torus
+    from schedlab.runtime.partition import PartitionRuntime
+
+    dims = draw(st.sampled_from([(1, 1, 8), (2, 2, 2), (2, 2, 3), (1, 3, 4), (2, 3, 2)]))
+    n_procs = dims[0] * dims[1] * dims[2]
+    n = draw(st.integers(1, max_jobs))
+    submit = draw(st.lists(st.integers(0, 30), min_size=n, max_size=n))
+    run = draw(st.lists(st.integers(1, 40), min_size=n, max_size=n))
+    requested = [r + draw(st.integers(0, 10)) for r in run]
+    procs = draw(st.lists(st.integers(1, n_procs), min_size=n, max_size=n))
+    jobs = JobTable.from_arrays(submit=submit, run_time=run, requested_time=requested, procs=procs)
+    return Instance(jobs, Machine(n_procs) if flat else Torus(dims), PartitionRuntime(jobs))

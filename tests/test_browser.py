@@ -137,3 +137,27 @@ def test_gantt_page_renders(browser, traces_dir, tmp_path):
         )
         assert drawn_marks >= 3
         assert severe(browser) == []
+
+
+def test_torus_view_renders(browser, tmp_path):
+    """The 3-D torus picture (Krevat 2003 runs): one mesh per job and one for the free nodes, drawn by WebGL."""
+    from schedlab.platform.torus import Box, Torus
+    from schedlab.report.torus_view import torus_html
+
+    torus = Torus((4, 4, 8))
+    owners = {
+        v: job
+        for job, box in ((1, Box((0, 0, 0), (4, 4, 2))), (7, Box((3, 3, 6), (2, 2, 3))))
+        for v in torus.box_nodes(box)
+    }
+    torus_html(torus, owners, tmp_path / "torus.html", title="two jobs")
+    open_page(browser, tmp_path / "torus.html")
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    WebDriverWait(browser, 30).until(
+        lambda d: d.execute_script("return document.getElementById('torus')._fullData !== undefined")
+    )
+    traces = browser.execute_script("return document.getElementById('torus')._fullData.map(t => [t.type, t.name])")
+    assert traces == [["mesh3d", "free"], ["mesh3d", "job 1"], ["mesh3d", "job 7"]]
+    assert browser.execute_script("return document.querySelectorAll('#torus canvas').length") >= 1
+    assert severe(browser) == []

@@ -29,11 +29,11 @@ from schedlab.offline.hybrid import HybridError, brute_force_opt, hybrid_instanc
 from schedlab.output import write_jobs_csv
 from schedlab.platform import Machine
 from schedlab.platform.tree import FatTree
-from schedlab.registry import ALGORITHMS, HYBRID, IO, RIGID, TASKS, Algorithm
+from schedlab.registry import ALGORITHMS, HYBRID, IO, PARTITIONS, RIGID, TASKS, Algorithm
 from schedlab.schedule import Instance
 from schedlab.validation import validate
 from schedlab.workload.jobs import JobTable
-from strategies import rigid_instances
+from strategies import partition_instances, rigid_instances
 
 NAMES = list(ALGORITHMS)
 ONLINE = [name for name, a in ALGORITHMS.items() if a.kind == "online"]
@@ -70,6 +70,8 @@ def instances(algorithm: Algorithm, **kw):
             "per-io-node": io_instances(uniform=True, max_q=1, **tiny),
             "any": io_instances(kind="mixed", multi=True, **tiny),
         }[algorithm.traits["requires"]]
+    if algorithm.family == PARTITIONS:
+        return partition_instances(flat=bool(algorithm.bound.get("flat")), **kw)
     raise AssertionError(f"no instances for the family {algorithm.family!r}: add them here")
 
 

@@ -28,7 +28,17 @@ from schedlab.errors import ArgumentError
 from schedlab.platform.tree import MEASURES
 from schedlab.schedule import Instance, JobStatus, Schedule
 
-__all__ = ["AGGREGATED", "aggregate", "allocation_sizes", "flow_stretch", "job_metrics", "topology_metrics"]
+__all__ = [
+    "AGGREGATED",
+    "PARTITION_COUNTERS",
+    "aggregate",
+    "allocation_sizes",
+    "capacity",
+    "flow_stretch",
+    "job_metrics",
+    "partition_metrics",
+    "topology_metrics",
+]
 
 AGGREGATED = ("wait", "response", "slowdown", "bsld", "bsld_unclamped")
 """The per-job metrics :func:`aggregate` summarizes by mean, max and L2 norm."""
@@ -170,7 +180,7 @@ def aggregate(instance: Instance, schedule: Schedule, *, tau: float = 10.0) -> d
         else:
             out[f"{name}_mean"] = out[f"{name}_max"] = out[f"{name}_l2"] = None
 
-    pieces = schedule.aborted
+    pieces = [p for p in schedule.aborted if not p.moved]  # moved pieces lie inside final executions
     p_rows = np.fromiter((p.job for p in pieces), dtype=np.int64, count=len(pieces))
     p_start = np.fromiter((p.start for p in pieces), dtype=np.float64, count=len(pieces))
     p_end = np.fromiter((p.end for p in pieces), dtype=np.float64, count=len(pieces))
@@ -299,4 +309,120 @@ def flow_stretch(instance: Instance, schedule: Schedule, *, bound: float = 10.0)
         out[f"{name}_max"] = None if empty else float(np.max(values))
         out[f"{name}_sum"] = None if empty else float(np.sum(values))
         out[f"{name}_l2"] = None if empty else float(np.sqrt(np.sum(values * values)))
+    return out
+
+
+def capacity(
+    arrival: np.ndarray,
+    taken: np.ndarray,
+    end: np.ndarray,
+    allocated: np.ndarray,
+    requested: np.ndarray,
+    run_time: np.ndarray,
+    n_procs: int,
+) -> dict[str, float]:
+    """Capacity utilized, unused and lost: where a machine's node-seconds went.
+
+    Source: Krevat (2003), section 4.3. Over the span ``T = max end - min arrival``
+    of a run on ``N`` nodes: utilized ``w_util = sum_j s_j t_j / (T N)`` with
+    ``t_j`` the execution time; unused ``w_unused = (1 / (T N)) integral of
+    max(0, f(t) - q(t)) dt``, where ``f(t)`` is the number of free nodes and
+    ``q(t)`` the nodes requested by the jobs waiting at ``t`` (free capacity no
+    waiting job could have used); lost ``w_lost = 1 - w_util - w_unused``
+    (capacity lost to fragmentation, free nodes while jobs wait, and to nodes
+    held before a job starts).
+    Cost: O(n log n) for n jobs (one sort of the 4n step changes, then cumulative sums).
+
+    Parameters
+    ----------
+    arrival : float array
+        When each job joined the queue.
+    taken : float array
+        When it took its nodes (on a torus: its schedule time, one start delay before its start).
+    end : float array
+        When it released them.
+    allocated : int array
+        Nodes it held (``f(t)``).
+    requested : int array
+        Nodes it asked for while waiting (``q(t)``) and the ``s_j`` of ``w_util``.
+    run_time : float array
+        Its execution time ``t_j``.
+    n_procs : int
+        ``N``.
+
+    Returns
+    -------
+    dict
+        ``w_util``, ``w_unused``, ``w_lost`` (fractions of ``T N``) and ``span`` (``T``, seconds).
+    """
+    arrival = np.asarray(arrival, dtype=np.float64)
+    taken = np.asarray(taken, dtype=np.float64)
+    end = np.asarray(end, dtype=np.float64)
+    alloc = np.asarray(allocated, dtype=np.float64)
+    req = np.asarray(requested, dtype=np.float64)
+    if len(arrival) == 0:
+        return {"w_util": 0.0, "w_unused": 0.0, "w_lost": 0.0, "span": 0.0}
+    t0 = float(arrival.min())
+    span = float(end.max()) - t0
+    area = span * n_procs
+    if not area > 0:
+        return {"w_util": 0.0, "w_unused": 0.0, "w_lost": 0.0, "span": span}
+    util = float(np.dot(req, np.asarray(run_time, dtype=np.float64))) / area
+    # step changes of f (free nodes) and q (queued demand)
+    times = np.concatenate([taken, end, arrival, taken])
+    df = np.concatenate([-alloc, alloc, np.zeros_like(req), np.zeros_like(req)])
+    dq = np.concatenate([np.zeros_like(alloc), np.zeros_like(alloc), req, -req])
+    order = np.argsort(times, kind="stable")
+    times, df, dq = times[order], df[order], dq[order]
+    f = n_procs + np.cumsum(df)
+    q = np.cumsum(dq)
+    widths = np.diff(times, append=times[-1])  # the value after each change holds until the next one
+    unused = float(np.dot(np.maximum(0.0, f - q), widths)) / area
+    return {"w_util": util, "w_unused": unused, "w_lost": 1.0 - util - unused, "span": span}
+
+
+PARTITION_COUNTERS = (
+    "n_grown",
+    "n_backfilled",
+    "migration_attempts",
+    "migration_successes",
+    "migration_repeats",
+    "migration_pinned",
+    "migration_moves",
+    "migration_mean_gap",
+    "mfp_calls",
+    "mfp_memo_hits",
+)
+"""What a partition scheduler (Krevat 2003) reports in :attr:`Schedule.info`, copied by :func:`partition_metrics`."""
+
+
+def partition_metrics(instance: Instance, schedule: Schedule) -> dict[str, float | int | None]:
+    """Capacity utilized, unused and lost (:func:`capacity`) and the counters of a partition scheduler, JSON-able.
+
+    Source: Krevat (2003), section 4.3 (capacity) and section 5.3 (migrations).
+    Reads what the scheduler reported in ``schedule.info``: ``start_delay`` (a
+    job held its nodes that long before its start) and ``requested_sizes``
+    (the sizes it asked for after rounding: ``q(t)`` and ``s_j``), and the
+    counters of :data:`PARTITION_COUNTERS`. Empty when the schedule has no
+    such report (any other policy). Cost: that of :func:`capacity`.
+    """
+    info = schedule.info
+    if "requested_sizes" not in info:
+        return {}
+    started = _started(schedule)
+    jobs = instance.jobs
+    start = np.asarray(schedule.start, dtype=np.float64)[started]
+    end = np.asarray(schedule.end, dtype=np.float64)[started]
+    out: dict[str, float | int | None] = dict(
+        capacity(
+            jobs.submit[started],
+            start - float(info["start_delay"]),
+            end,
+            allocation_sizes(instance, schedule.alloc)[started],
+            np.asarray(info["requested_sizes"])[started],
+            end - start,
+            instance.platform.n_procs,
+        )
+    )
+    out.update({key: info.get(key) for key in PARTITION_COUNTERS})
     return out

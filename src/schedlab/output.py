@@ -62,6 +62,7 @@ __all__ = [
     "read_jobs_csv",
     "write_jobs_csv",
     "write_metrics_json",
+    "write_moves_csv",
 ]
 
 BATSIM_COLUMNS = (
@@ -218,7 +219,7 @@ def write_jobs_csv(
     end = np.where(started, np.asarray(schedule.end, dtype=np.float64), np.nan)
 
     def pieces_per_job(kept: bool) -> np.ndarray:
-        rows = [p.job for p in schedule.aborted if p.kept == kept]
+        rows = [p.job for p in schedule.aborted if p.kept == kept and not p.moved]
         return np.bincount(np.asarray(rows, dtype=np.int64), minlength=n)[:n]
 
     words = np.array([FINAL_STATES.get(code, "") for code in JobStatus], dtype=object)  # indexed by status code
@@ -303,6 +304,21 @@ def read_jobs_csv(path: str | os.PathLike) -> pd.DataFrame:
     if ids.map(lambda s: re.fullmatch(r"-?\d+", s) is not None).all():
         frame["job_id"] = ids.astype(np.int64)
     return frame
+
+
+def write_moves_csv(path: str | os.PathLike, instance: Instance, schedule: Schedule) -> None:
+    """Write the placements migrated jobs left (moved pieces), one row each, in time then job order.
+
+    Columns: ``job_id``, ``starting_time`` and ``finish_time`` (when the job held that placement),
+    ``allocated_resources`` (Batsim's interval notation). A job's final allocation, from its last move to
+    its end, is in ``jobs.csv``.
+    """
+    pieces = sorted((p for p in schedule.aborted if p.moved), key=lambda p: (p.start, p.job))
+    ids = instance.jobs.id
+    with open(path, "w", encoding="ascii", newline="\n") as f:
+        f.write("job_id,starting_time,finish_time,allocated_resources\n")
+        for p in pieces:
+            f.write(f"{int(ids[p.job])},{p.start!r},{p.end!r},{format_allocations([p.alloc])[0]}\n")
 
 
 def write_metrics_json(path: str | os.PathLike, metrics: dict, *, extra: dict | None = None) -> None:

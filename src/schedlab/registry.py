@@ -29,6 +29,7 @@ from schedlab.offline.nfdh import nfdh_local
 from schedlab.parameters import Param, convert
 from schedlab.policies.rigid import EASY, FCFS, Conservative
 from schedlab.policies.tasks import GSPT, GSPTRD, GSPTRR, GSRPT, SPT, SPTRD, SPTRR, SRPT
+from schedlab.policies.torus import TorusPolicy
 from schedlab.schedule import Instance, Schedule
 
 __all__ = [
@@ -239,7 +240,9 @@ def family(name: str) -> Family:
 MENDONCA = "Mendonca (2017)"
 LUCARELLI = "Lucarelli, Mendonca and Trystram (2017)"
 BLEUSE = "Bleuse (2017)"
+KREVAT = "Krevat (2003)"
 RIGID, TASKS, HYBRID, IO = "rigid jobs", "independent tasks", "CPU+GPU tasks", "I/O-aware rigid jobs"
+PARTITIONS = "jobs on torus partitions"
 
 register(
     "fcfs",
@@ -297,6 +300,46 @@ for _cls, _section in (
         _cls,
         f"{LUCARELLI}, section {_section}",
         "none proven; reductions to the base policy tested (tau > n, c = 0)",
+    )
+
+for _name, _bound, _section, _guarantee in (
+    ("torus-fcfs", {}, "ch. 2 (Scheduler 1)", "none; schedules jobs in arrival order (tested)"),
+    (
+        "torus-backfill",
+        {"backfill": True},
+        "ch. 2 (Scheduler 2)",
+        "the head is never scheduled after its first reservation, with exact estimates (tested)",
+    ),
+    (
+        "torus-migration",
+        {"migration": True},
+        "ch. 2 (Scheduler 3)",
+        "arrival order kept; an applied migration strictly enlarges the largest free partition (tested)",
+    ),
+    (
+        "torus-bm",
+        {"backfill": True, "migration": True},
+        "ch. 2 (Scheduler 4, B+M)",
+        "an applied migration strictly enlarges the largest free partition (tested)",
+    ),
+    ("flat-fcfs", {"flat": True}, "section 5.2 (flat machine)", "none; schedules jobs in arrival order (tested)"),
+    (
+        "flat-backfill",
+        {"flat": True, "backfill": True, "reservation": "flexible"},
+        "section 5.2 (flat machine)",
+        "EASY backfilling: equals the easy policy without start delay (tested)",
+    ),
+):
+    register(
+        _name,
+        PARTITIONS,
+        "online",
+        "simulate",
+        TorusPolicy,
+        f"{KREVAT}, {_section}",
+        _guarantee,
+        bound={"backfill": False, "migration": False, "flat": False, **_bound},
+        traits={"runtime": "partition"},
     )
 
 register(

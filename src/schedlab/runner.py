@@ -19,17 +19,19 @@ import numpy as np
 from schedlab import __version__
 from schedlab.engine.simulator import ProgressCallback, simulate
 from schedlab.errors import InputError
-from schedlab.metrics import aggregate, topology_metrics
-from schedlab.output import write_jobs_csv, write_metrics_json
+from schedlab.metrics import aggregate, partition_metrics, topology_metrics
+from schedlab.output import write_jobs_csv, write_metrics_json, write_moves_csv
 from schedlab.platform.base import Platform
 from schedlab.platform.homogeneous import Machine
 from schedlab.platform.registry import parse_platform
-from schedlab.registry import make_policy
+from schedlab.registry import get
+from schedlab.runtime.base import RigidRuntime
+from schedlab.runtime.partition import PartitionRuntime
 from schedlab.runtime.penalty import parse_penalty
 from schedlab.schedule import Instance, Schedule
 from schedlab.validation import validate
 from schedlab.workload.batsim import read_batsim
-from schedlab.workload.filters import FilterReport, to_jobs
+from schedlab.workload.filters import FilterReport, scale_times, to_jobs
 from schedlab.workload.swf import read_swf
 from schedlab.workload.tasks import TaskWorkload
 
@@ -41,6 +43,7 @@ def load_instance(
     status: int | None = None,
     window: tuple[float, float] | None = None,
     platform: str | Platform | None = None,
+    runtime_scale: float = 1.0,
 ) -> tuple[Instance, FilterReport | None]:
     """Read a workload file and build the instance to simulate.
 
@@ -54,6 +57,9 @@ def load_instance(
     ``fat-tree:1,2,8,240``, see :func:`schedlab.platform.registry.parse_platform`)
     replaces the plain machine; its size is then the machine size (``procs``,
     if given, must agree), so wider jobs are filtered out.
+
+    ``runtime_scale`` multiplies every run and requested time (Krevat 2003's
+    load factor ``c``; :func:`~schedlab.workload.filters.scale_times`).
 
     Raises
     ------
@@ -76,10 +82,12 @@ def load_instance(
         if status is not None or window is not None:
             raise InputError(path, message="--status and --window apply to SWF traces only")
         jobs, nb_res = read_batsim(path)
+        jobs = scale_times(jobs, runtime_scale)
         return Instance(jobs, tree if tree is not None else Machine(procs if procs is not None else nb_res)), None
     jobs, report = to_jobs(read_swf(path), procs=procs, status=status, window=window)
     if tree is not None:
         report = replace(report, machine_how=f"--platform {tree.name}")
+    jobs = scale_times(jobs, runtime_scale)
     return Instance(jobs, tree if tree is not None else Machine(report.machine_procs)), report
 
 
@@ -106,7 +114,8 @@ class Run:
         )
 
     def write(self, out: str | os.PathLike, *, force: bool = False) -> list[Path]:
-        """Write ``jobs.csv`` and ``metrics.json`` into directory ``out`` and return their paths.
+        """Write ``jobs.csv`` and ``metrics.json`` (and ``moves.csv`` when jobs were migrated) into directory
+        ``out`` and return their paths.
 
         An existing non-empty directory is refused unless ``force``, so a run never overwrites another by accident.
         """
@@ -120,8 +129,12 @@ class Run:
         jobs_csv, metrics_json = out / "jobs.csv", out / "metrics.json"
         write_jobs_csv(jobs_csv, self.instance, self.schedule, tau=self.metrics["tau"])
         write_metrics_json(metrics_json, self.metrics, extra={"run": self.info})
+        written = [jobs_csv, metrics_json]
+        if any(piece.moved for piece in self.schedule.aborted):
+            written.append(out / "moves.csv")
+            write_moves_csv(written[-1], self.instance, self.schedule)
         self.seconds["write"] = time.perf_counter() - began
-        return [jobs_csv, metrics_json]
+        return written
 
 
 def tasks_instance(tasks: TaskWorkload) -> Instance:
@@ -140,6 +153,7 @@ def run(
     progress: ProgressCallback | None = None,
     report: FilterReport | None = None,
     penalty: str | None = None,
+    runtime_scale: float = 1.0,
 ) -> Run:
     """Simulate the registered ``policy`` (with ``params``) on ``instance``, validate and measure it.
 
@@ -152,21 +166,33 @@ def run(
     (:mod:`schedlab.runtime.penalty`). On a platform that measures allocations
     (a fat tree), the metrics include :func:`~schedlab.metrics.topology_metrics`;
     on a platform given by ``--platform``, the run information records it and
-    the penalty.
+    the penalty. ``runtime_scale`` is the load factor the instance's times were
+    scaled by when loaded (recorded when not 1). A policy registered with the
+    ``partition`` run-time trait (the torus schedulers of Krevat 2003) runs
+    its jobs under :class:`~schedlab.runtime.partition.PartitionRuntime`
+    unless the instance has a model of its own, and its capacity and
+    migration counters are added to the metrics.
     """
     seconds = {}
     if penalty is not None:
         instance = replace(instance, runtime=parse_penalty(penalty, instance.platform, instance.jobs))
+    algorithm = get(policy, kind="online")
+    chosen = algorithm.build(params)
+    if algorithm.traits.get("runtime") == "partition" and isinstance(instance.runtime, RigidRuntime):
+        # Krevat (2003): a job may run on a larger partition than it asked, and is never killed
+        instance = replace(instance, runtime=PartitionRuntime(instance.jobs))
     began = time.perf_counter()
-    chosen = make_policy(policy, params)
     schedule = simulate(instance, chosen, rng=np.random.default_rng(seed), progress=progress)
     seconds["simulate"] = time.perf_counter() - began
+    if hasattr(chosen, "seconds_total"):  # time inside a partition scheduler (Krevat 2003), kept out of files
+        seconds["scheduler"] = chosen.seconds_total
     if check:
         began = time.perf_counter()
         validate(instance, schedule)
         seconds["validate"] = time.perf_counter() - began
     metrics = aggregate(instance, schedule, tau=tau)
     metrics.update(topology_metrics(instance, schedule))
+    metrics.update(partition_metrics(instance, schedule))
     info = {
         "policy": schedule.policy,
         "params": dict(params or {}),
@@ -179,6 +205,8 @@ def run(
     if spec is not None:
         info["platform"] = spec
         info["penalty"] = instance.runtime.describe()
+    if runtime_scale != 1.0:
+        info["runtime_scale"] = runtime_scale
     if report is not None:
         info["machine_size_from"] = report.machine_how
         info["filters"] = {what: count for what, count in report.dropped}

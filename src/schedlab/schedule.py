@@ -30,13 +30,16 @@ class JobStatus(IntEnum):
 @dataclass(frozen=True, slots=True)
 class Piece:
     """One execution of a job that did not finish it: aborted (its work is lost, the job restarts from
-    scratch) or, with ``kept``, preempted (its work counts, the job later runs only what is left)."""
+    scratch) or, with ``kept``, preempted (its work counts, the job later runs only what is left); or, with
+    ``moved`` (and ``kept``), a placement the job left when it was migrated: it ran there from ``start`` to
+    ``end`` and went on elsewhere without a pause, so its final execution still starts at its first start."""
 
     job: int  # row index in the job table
     start: float
     end: float
     alloc: Allocation
     kept: bool = False
+    moved: bool = False
 
 
 @dataclass(frozen=True, eq=False)
@@ -70,8 +73,9 @@ class Schedule:
         Processor ranges of each job's final execution.
     aborted : list of Piece
         Earlier executions that did not finish their job: aborted (work lost)
-        or preempted (``kept``: work kept); they occupy processors like any
-        execution and the validator checks them too.
+        or preempted (``kept``: work kept), and the placements migrated jobs
+        left (``moved``); they occupy processors like any execution and the
+        validator checks them too.
     policy : str
         Name of the algorithm that produced it, with its parameters.
     info : dict
@@ -112,10 +116,11 @@ class Schedule:
 
     def kept_work(self) -> np.ndarray:
         """Per job, the time run in preempted pieces (``kept``) since the job's last abort (whose work is
-        lost): what its final execution did not have to run. Pieces naming no job row are ignored."""
+        lost): what its final execution did not have to run. Pieces naming no job row are ignored, and so
+        are moved pieces (they lie inside the final execution)."""
         n = len(self)
         done = np.zeros(n)
-        valid = [p for p in self.aborted if isinstance(p.job, (int, np.integer)) and 0 <= p.job < n]
+        valid = [p for p in self.aborted if isinstance(p.job, (int, np.integer)) and 0 <= p.job < n and not p.moved]
         if not any(p.kept for p in valid):
             return done
         last_abort = np.full(n, -np.inf)

@@ -55,8 +55,8 @@ def validate(
        its allocation (rigid jobs: iff ``run_time > requested_time``).
     6. ``end - start`` equals the model's length on the allocation (rigid jobs:
        ``min(run_time, requested_time)``), less the time run in preempted
-       pieces (``Piece.kept``) since the job's last abort, within
-       ``rtol * max(1, |end|)`` seconds.
+       pieces (``Piece.kept``, not ``moved``) since the job's last abort,
+       within ``rtol * max(1, |end|)`` seconds.
     7. Each allocation is a tuple of integer ranges ``(lo, hi)``, sorted,
        disjoint and non-adjacent, ``0 <= lo < hi <= n_procs``, that the job
        accepts (rigid jobs: exactly ``procs`` processors; other models say
@@ -66,9 +66,13 @@ def validate(
     8. Each aborted piece names an existing job row, has finite times with
        ``submit <= start <= end``, an allocation as in rule 7, does not overlap
        in time another piece of the same job, and ends no later than the job's
-       final start (when the job has one).
-    9. No resource is used by two executions (final ones and aborted pieces)
-       at overlapping times, except the ids of a *shared* kind (shared I/O
+       final start (when the job has one). The moved pieces of a migrated job
+       (``Piece.moved``) instead chain without a gap from its start (each
+       starts where the previous placement ended), end before its end, and
+       hold as many ids as its final allocation, which is in use from the end
+       of its last moved piece.
+    9. No resource is used by two executions (final ones, aborted pieces and
+       moved pieces) at overlapping times, except the ids of a *shared* kind (shared I/O
        nodes). Intervals are half-open: a job ending at ``t`` and another
        starting at ``t`` on the same processor is fine.
 
@@ -208,7 +212,7 @@ def validate(
                 f"job {ids[rows[k]]}: allocation {format_allocation(final.allocs[k])} is not contiguous"
             )
 
-    # 8. aborted pieces
+    # 8. aborted pieces, and the placements migrated jobs left
     pieces = list(schedule.aborted)
     p_row, p_start, p_end = _check_pieces(pieces, jobs, start, n)
     piece_allocs = _Allocations(
@@ -220,6 +224,7 @@ def validate(
         rows_are_jobs=False,
     )
     piece_allocs.check()
+    placed = _check_moves(pieces, p_row, start, end, started, final.allocs, rows, ids)
 
     # 9. no double booking
     exec_allocs = final.allocs + piece_allocs.allocs
@@ -231,7 +236,7 @@ def validate(
         exec_allocs, lo, hi, count = _without(exec_allocs, shared)
     _check_double_booking(
         exec_row=np.concatenate([rows, p_row]),
-        exec_start=np.concatenate([start[rows], p_start]),
+        exec_start=np.concatenate([placed[rows], p_start]),
         exec_end=np.concatenate([end[rows], p_end]),
         exec_alloc=exec_allocs,
         n_final=rows.shape[0],
@@ -451,7 +456,11 @@ def _check_pieces(pieces: list, jobs, final_start: np.ndarray, n: int) -> tuple[
     )
     fail(p_end < p_start, lambda k: f"ends at {_r(p_end[k])}, before it starts at {_r(p_start[k])}")
     fs = final_start[rows]
-    fail(np.isfinite(fs) & (p_end > fs), lambda k: f"ends at {_r(p_end[k])}, after the job's final start {_r(fs[k])}")
+    moved = np.fromiter((bool(getattr(p, "moved", False)) for p in pieces), dtype=bool, count=m)
+    fail(
+        ~moved & np.isfinite(fs) & (p_end > fs),
+        lambda k: f"ends at {_r(p_end[k])}, after the job's final start {_r(fs[k])}",
+    )
     if m > 1:
         order = np.lexsort((np.arange(m), p_start, rows))
         same = rows[order[1:]] == rows[order[:-1]]
@@ -466,6 +475,42 @@ def _check_pieces(pieces: list, jobs, final_start: np.ndarray, n: int) -> tuple[
                 f"({_r(p_start[b])} to {_r(p_end[b])}) overlap in time"
             )
     return rows, p_start, p_end
+
+
+def _check_moves(pieces, p_row, start, end, started, final_allocs, rows, ids) -> np.ndarray:
+    """Rule 8 for migrations: the moved pieces of a job chain without gap from its start and end before its
+    end, each of the final allocation's size. Returns, per job, when its final allocation was taken (its
+    start, or the end of its last moved piece), the start of that allocation's use in rule 9."""
+    placed = np.array(start, dtype=np.float64)
+    chains: dict[int, list[int]] = {}
+    for k, piece in enumerate(pieces):
+        if getattr(piece, "moved", False):
+            chains.setdefault(int(p_row[k]), []).append(k)
+    if not chains:
+        return placed
+    size_of = {int(r): sum(hi - lo for lo, hi in a) for r, a in zip(rows.tolist(), final_allocs, strict=True)}
+    for row, ks in sorted(chains.items()):
+        ks.sort(key=lambda k: (pieces[k].start, k))
+        if not started[row]:
+            raise ValidationError(f"job {ids[row]}: moved piece {ks[0]} of a job that never ran")
+        at = start[row]
+        for k in ks:
+            piece = pieces[k]
+            if piece.start != at:
+                raise ValidationError(
+                    f"job {ids[row]}: moved piece {k} starts at {_r(piece.start)}, expected {_r(at)} "
+                    "(the job's start or the end of its previous placement)"
+                )
+            size = sum(hi - lo for lo, hi in piece.alloc)
+            if size != size_of[row]:
+                raise ValidationError(
+                    f"job {ids[row]}: moved piece {k} holds {size} processors, its final allocation {size_of[row]}"
+                )
+            at = piece.end
+        if not at < end[row]:
+            raise ValidationError(f"job {ids[row]}: moved at {_r(at)}, not before its end {_r(end[row])}")
+        placed[row] = at
+    return placed
 
 
 def _check_double_booking(*, exec_row, exec_start, exec_end, exec_alloc, n_final, lo, hi, count, ids, n_procs) -> None:

@@ -69,7 +69,8 @@ def test_parse_platform():
         ("fat-tree:2,4,8", "N_0 = 1"),
         ("fat-tree:1,6,10", "non-empty clusters"),
         ("fat-tree:1,a", "expected integers 1,N_1,...,m"),
-        ("torus:4", "expected fat-tree:... (e.g. fat-tree:1,2,8,240) or clusters:..."),
+        ("mesh:4", "expected fat-tree:... (e.g. fat-tree:1,2,8,240) or clusters:..."),
+        ("torus:4", "expected DXxDYxDZ with integers >= 1"),
     ],
 )
 def test_bad_platform_names_the_option(text, message):

@@ -69,6 +69,8 @@ class RunConfig:
     tasks: tuple[tuple[str, object], ...] | None = None
     platform: str | None = None
     penalty: str | None = None
+    span: tuple[int, int | None] | None = None
+    runtime_scale: float = 1.0
     sample: tuple[tuple[str, object], ...] | None = None  # job samples: jobs, replacement, block, seed
     generate: tuple[tuple[str, object], ...] | None = None  # generated instance: grid point and sample index
     family: str | None = None  # the family that generates it
@@ -86,7 +88,7 @@ class RunConfig:
                 "seed": self.seed,
                 "validate": self.validate,
             }
-        key = {
+        key: dict[str, object] = {
             "workload": self.workload,
             "trace": self.trace,
             "procs": self.procs,
@@ -105,6 +107,10 @@ class RunConfig:
         if self.platform is not None:  # only then, so that ids of homogeneous runs never change
             key["platform"] = self.platform
             key["penalty"] = self.penalty
+        if self.span is not None:  # likewise: only then
+            key["span"] = [self.span[0], self.span[1]]
+        if self.runtime_scale != 1.0:
+            key["runtime_scale"] = self.runtime_scale
         if self.sample is not None:
             key["sample"] = dict(self.sample)
         return key
@@ -227,6 +233,8 @@ def expand(campaign: Campaign) -> list[RunConfig]:
                             else tuple(sorted(workload.tasks.model_dump(exclude_none=True).items())),
                             platform=workload.platform,
                             penalty=workload.penalty,
+                            span=None if workload.span is None else (workload.span.skip, workload.span.count),
+                            runtime_scale=workload.runtime_scale,
                             sample=sample,
                         )
                         here = f"workloads[{w_index}] x policies[{p_index}] {dict(params)}"

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field, replace
 
 from schedlab.campaign.expand import RunConfig, expand
 from schedlab.campaign.spec import Campaign, metric_names
-from schedlab.campaign.store import TOPOLOGY_COLUMNS, Store
+from schedlab.campaign.store import PARTITION_COLUMNS, TOPOLOGY_COLUMNS, Store
 from schedlab.errors import InputError
 
 __all__ = [
@@ -80,6 +80,8 @@ def execute(config: RunConfig) -> dict:
         return _execute_offline(config, row, began)
     if config.platform is not None:
         row.update(platform=config.platform, penalty=config.penalty)
+    if config.span is not None or config.runtime_scale != 1.0:
+        row["runtime_scale"] = config.runtime_scale
     params, tasks = dict(config.params), None
     try:
         if config.tasks is None:
@@ -100,6 +102,7 @@ def execute(config: RunConfig) -> dict:
             check=config.validate,
             report=report,
             penalty=config.penalty,
+            runtime_scale=config.runtime_scale,
         )
     except Exception as error:
         row.update(state="failed", error=f"{type(error).__name__}: {error}")
@@ -112,6 +115,9 @@ def execute(config: RunConfig) -> dict:
             row.update(
                 {name: result.metrics.get(name) for name, _ in TOPOLOGY_COLUMNS if name not in ("platform", "penalty")}
             )
+        if "w_util" in result.metrics:
+            row.update({name: result.metrics.get(name) for name, _ in PARTITION_COLUMNS if name != "runtime_scale"})
+            row.setdefault("runtime_scale", config.runtime_scale)
         row["simulate_seconds"] = result.seconds.get("simulate")
         row["validate_seconds"] = result.seconds.get("validate")
     row["wall_seconds"] = time.perf_counter() - began
@@ -253,16 +259,38 @@ def _load(config: RunConfig):
     parsing the trace again for every window; tested against it.
     """
     from schedlab.schedule import Instance
+    from schedlab.workload.filters import scale_times
     from schedlab.workload.windows import cut
 
     assert config.trace_path is not None  # runs of generated instances do not load traces
     stat = os.stat(config.trace_path)
-    instance, report = _load_whole(
-        config.trace_path, config.procs, config.status, config.platform, stat.st_mtime_ns, stat.st_size
-    )
-    if config.window is None:
-        return instance, report
-    return Instance(cut(instance.jobs, config.window), instance.platform), report
+    if config.span is not None:
+        instance, report = _load_span(config.trace_path, config.procs, config.span, config.platform, stat.st_mtime_ns)
+    else:
+        instance, report = _load_whole(
+            config.trace_path, config.procs, config.status, config.platform, stat.st_mtime_ns, stat.st_size
+        )
+        if config.window is not None:
+            instance = Instance(cut(instance.jobs, config.window), instance.platform)
+    if config.runtime_scale != 1.0:
+        instance = Instance(scale_times(instance.jobs, config.runtime_scale), instance.platform)
+    return instance, report
+
+
+@functools.lru_cache(maxsize=2)
+def _load_span(path: str, procs: int | None, span: tuple[int, int | None], platform: str | None, _mtime_ns: int):
+    """A span of the log mapped as Krevat (2003) (:func:`schedlab.workload.spans.span_jobs`), on ``platform``
+    (its size), else a plain machine of ``procs`` or the trace's size."""
+    from schedlab.platform.homogeneous import Machine
+    from schedlab.platform.registry import parse_platform
+    from schedlab.schedule import Instance
+    from schedlab.workload.spans import span_jobs
+    from schedlab.workload.swf import machine_size, read_swf
+
+    trace = read_swf(path)
+    machine = parse_platform(platform) if platform is not None else Machine(machine_size(trace, procs)[0])
+    jobs, report = span_jobs(trace, machine.n_procs, skip=span[0], count=span[1])
+    return Instance(jobs, machine), report
 
 
 @functools.lru_cache(maxsize=2)

@@ -23,6 +23,9 @@ Example (the whole format; see ``campaigns/easy-vs-conservative.toml``)::
     windows = { sample = "random", count = 10, length = "7d" }
     # tasks = { conversion = "C", rounding = "round" }   # optional: sequential tasks
     # samples = { count = 512, jobs = 300 }              # instead of windows: job samples released at 0
+    # platform = "torus:4x4x8"         # optional: a platform, as `simulate --platform`
+    # span = { skip = 0, count = 10000 }  # optional: a span mapped as Krevat (2003), instead of the filters
+    # runtime_scale = 1.2              # optional: load factor c on run and requested times
 
     [[policies]]
     name = "easy"
@@ -63,6 +66,7 @@ __all__ = [
     "GenerateSpec",
     "PolicySpec",
     "SampleSpec",
+    "SpanSpec",
     "TaskSpec",
     "WindowSpec",
     "WorkloadSpec",
@@ -165,6 +169,15 @@ class TaskSpec(_Model):
     m_inst: Annotated[int, Field(ge=1)] | None = None
 
 
+class SpanSpec(_Model):
+    """``count`` consecutive jobs after the first ``skip``, mapped as in Krevat (2003), section 4.1
+    (:func:`schedlab.workload.spans.span_jobs`: sizes from SWF field 5, times shifted to 0) instead of the
+    default filters."""
+
+    skip: Annotated[int, Field(ge=0)] = 0
+    count: Annotated[int, Field(ge=1)] | None = 10_000
+
+
 class WorkloadSpec(_Model):
     """A trace file, its filters (as ``schedlab simulate``) and optionally its windows (or job samples) and task
     conversion; or generated instances (``generate``, without a trace)."""
@@ -180,6 +193,8 @@ class WorkloadSpec(_Model):
     tasks: TaskSpec | None = None
     platform: str | None = None  # fat tree, as ``simulate --platform`` (e.g. "fat-tree:1,2,8,240")
     penalty: str | None = None  # run-time penalty on that platform, as ``simulate --penalty`` (e.g. "quadratic:2")
+    span: SpanSpec | None = None  # a span of the log mapped as Krevat (2003) (instead of the default filters)
+    runtime_scale: Annotated[float, Field(gt=0)] = 1.0  # load factor c on run and requested times
 
     @field_validator("window")
     @classmethod
@@ -347,6 +362,10 @@ def _check(campaign: Campaign) -> None:
             )
         if workload.windows is not None:
             _check_windows(source, i, workload.windows)
+        if workload.span is not None:
+            for key in ("windows", "window", "tasks", "status", "samples", "generate"):
+                if getattr(workload, key) is not None:
+                    raise InputError(source, None, f"workloads[{i}].{key}", None, "nothing with a span")
     # Parameter values are checked against the registry's declarations, without simulating; checks that
     # need the machine (dedicated < P) are made by the runs, which know P.
     labels: dict[str, int] = {}

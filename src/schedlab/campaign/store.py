@@ -29,6 +29,7 @@ from schedlab.errors import InputError
 
 __all__ = [
     "CONFIG_COLUMNS",
+    "PARTITION_COLUMNS",
     "TASK_COLUMNS",
     "TIMING_COLUMNS",
     "TOPOLOGY_COLUMNS",
@@ -107,12 +108,40 @@ TOPOLOGY_COLUMNS: tuple[tuple[str, pa.DataType], ...] = (
 :func:`schedlab.metrics.topology_metrics` (seed 000 ch.4-5)."""
 
 
+PARTITION_COLUMNS: tuple[tuple[str, pa.DataType], ...] = (
+    ("runtime_scale", pa.float64()),
+    ("w_util", pa.float64()),
+    ("w_unused", pa.float64()),
+    ("w_lost", pa.float64()),
+    ("span", pa.float64()),
+    ("n_grown", pa.int64()),
+    ("n_backfilled", pa.int64()),
+    ("migration_attempts", pa.int64()),
+    ("migration_successes", pa.int64()),
+    ("migration_repeats", pa.int64()),
+    ("migration_pinned", pa.int64()),
+    ("migration_moves", pa.int64()),
+    ("migration_mean_gap", pa.float64()),
+    ("mfp_calls", pa.int64()),
+    ("mfp_memo_hits", pa.int64()),
+)
+"""Columns of runs of the partition schedulers (Krevat 2003): the load factor c, capacity utilized, unused
+and lost, the span T, and the counters of :func:`schedlab.metrics.partition_metrics`."""
+
+
 def row_schema(
-    param_keys=(), *, tasks: bool = False, topology: bool = False, generated=(), family_columns=()
+    param_keys=(),
+    *,
+    tasks: bool = False,
+    topology: bool = False,
+    partition: bool = False,
+    generated=(),
+    family_columns=(),
 ) -> pa.Schema:
     """The Arrow schema of one row: configuration, ``param_<key>`` columns, ``gen_<key>`` columns (a generated
     instance's grid point, as text), metrics, task columns (with ``tasks``), topology columns (with
-    ``topology``), a family's own columns (``(name, Arrow type name)`` pairs, after a ``family`` column),
+    ``topology``), partition columns (with ``partition``), a family's own columns (``(name, Arrow type
+    name)`` pairs, after a ``family`` column),
     timings, version."""
     fields = [pa.field(name, kind) for name, kind in CONFIG_COLUMNS]
     fields += [pa.field(f"param_{key}", pa.string()) for key in sorted(param_keys)]
@@ -122,6 +151,8 @@ def row_schema(
         fields += [pa.field(name, kind) for name, kind in TASK_COLUMNS]
     if topology:
         fields += [pa.field(name, kind) for name, kind in TOPOLOGY_COLUMNS]
+    if partition:
+        fields += [pa.field(name, kind) for name, kind in PARTITION_COLUMNS]
     if family_columns:
         fields.append(pa.field("family", pa.string()))
         fields += [pa.field(name, pa.type_for_alias(kind)) for name, kind in family_columns]
@@ -171,6 +202,7 @@ class Store:
             params,
             tasks=any(name in row for name, _ in TASK_COLUMNS),
             topology="platform" in row,
+            partition="runtime_scale" in row,
             generated=generated,
             family_columns=family_columns,
         )

@@ -19,7 +19,9 @@ from schedlab.cli.gantt import gantt
 from schedlab.cli.reproduce import reproduce_app
 from schedlab.cli.simulate import simulate
 from schedlab.cli.solve import solve_app
+from schedlab.cli.swdual import swdual_app
 from schedlab.cli.tasks import tasks_app
+from schedlab.cli.torus import torus_app
 from schedlab.cli.trace import trace_app
 
 __all__ = ["app"]
@@ -46,5 +48,7 @@ app.command("policies", hidden=True)(algorithms)  # the former name
 app.command()(gantt)
 app.add_typer(tasks_app, name="tasks")
 app.add_typer(solve_app, name="solve")
+app.add_typer(swdual_app, name="swdual")
 app.add_typer(campaign_app, name="campaign")
 app.add_typer(reproduce_app, name="reproduce")
+app.add_typer(torus_app, name="torus")

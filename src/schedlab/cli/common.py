@@ -153,6 +153,17 @@ def metrics_table(result) -> Table:
     table.add_section()
     table.add_row("utilization", number(m["utilization"]), "", "")
     table.add_row("makespan (s)", number(m["makespan"]), "", "")
+    if "w_util" in m:  # a partition scheduler (Krevat 2003): capacity and migrations
+        table.add_section()
+        for key, label in (
+            ("w_util", "capacity utilized"),
+            ("w_unused", "capacity unused"),
+            ("w_lost", "capacity lost"),
+        ):
+            table.add_row(label, number(m[key]), "", "")
+        attempts, successes = m["migration_attempts"], m["migration_successes"]
+        table.add_row("migrations (applied / attempts)", f"{successes:,} / {attempts:,}", "", "")
+        table.add_row("MFP computed (memo hits)", f"{m['mfp_calls']:,} ({m['mfp_memo_hits']:,})", "", "")
     counts = f"{m['n_completed']:,} completed, {m['n_killed']:,} killed at walltime, {m['n_rejected']:,} rejected"
     table.caption = f"{m['n_jobs']:,} jobs: {counts}; " + ", ".join(f"{k} {v:.2f} s" for k, v in result.seconds.items())
     return table

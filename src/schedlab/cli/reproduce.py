@@ -8,7 +8,11 @@ runs in ``OUT/store`` (a rerun with ``--force`` reuses them), and writes CSVs,
 * ``redirections``: Lucarelli, Mendonca and Trystram (2017) (task windows of five traces, Table I, Figs. 3-10,
   the six claims);
 * ``locality-ch4``: Mendonca (2017), ch. 4 (300-job Curie samples, makespan deviations, local jobs);
-* ``locality-ch5``: Mendonca (2017), ch. 5 (7-day periods on fat trees, metrics normalised to basic, the claim);
+* ``locality-ch5``: Mendonca (2017), ch. 5 (7-day periods on fat trees, metrics normalised to basic, the claim).
+* ``swdual``: Mendonca (2017), ch. 2 (real Smith-Waterman searches timed on this machine's cores, one after
+  another and not through the campaign runner, whose parallel runs would share the cores being measured;
+  CPU+GPU plans from the calibrated model; the thesis's consistency checks and claims).
+* ``torus``: Krevat (2003) (NASA iPSC and SDSC SP2 spans on a 4x4x8 torus, saturation points, capacity).
 * ``io``: Bleuse (2017), ch. 4-6 (I/O-aware allocation on lines and rings, measured for the first time: ratios
   to the best lower bound and to the optimum, price of the constraints, which bound is tight).
 
@@ -25,12 +29,12 @@ import typer
 
 from schedlab.cli.common import err, one_line_errors, out, progress_bar
 
-reproduce_app = typer.Typer(help="Reproduce a seed's experiments.", no_args_is_help=True)
+reproduce_app = typer.Typer(help="Reproduce the papers' experiments through the campaign runner.", no_args_is_help=True)
 
 
 @reproduce_app.callback()
 def _group() -> None:
-    """Reproduce a seed's experiments (a group, so that ``hybrid`` stays a sub-command on its own)."""
+    """Reproduce the papers' experiments (a group, so that every experiment is a sub-command)."""
 
 
 def _check_campaign_options(out_dir: Path, force: bool, jobs: int, count: tuple[str, int | None]) -> None:
@@ -254,6 +258,49 @@ def locality_ch4(
         out.print(f"wrote {', '.join(str(f) for f in files)}", markup=False, soft_wrap=True)
 
 
+@reproduce_app.command("swdual")
+def swdual(
+    out_dir: Annotated[
+        Path, typer.Option("--out", "-o", help="Directory for summary.md, measured.csv, planned.csv, model.json.")
+    ],
+    quick: Annotated[
+        bool, typer.Option(help="2,000 sequences and 8 queries per set instead of 100,000 and 40 (seconds).")
+    ] = False,
+    sequences: Annotated[int | None, typer.Option(help="Database sequences (default 100,000).")] = None,
+    queries: Annotated[int | None, typer.Option(help="Queries per set (default 40).")] = None,
+    cpus: Annotated[int, typer.Option(help="CPU workers of the measured searches.")] = 2,
+    scheduler: Annotated[list[str], typer.Option("--scheduler", help="Schedulers to measure (repeatable).")] = [
+        "dual2",
+        "self-scheduling",
+        "equal",
+    ],
+    gpu_gcups: Annotated[float, typer.Option(help="GCUPS of the assumed GPU of the planned comparison.")] = 24.8,
+    seed: Annotated[int, typer.Option(help="Seed of the database, the queries and the calibration.")] = 0,
+    force: Annotated[bool, typer.Option(help="Write into a non-empty --out.")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No summary on stdout.")] = False,
+) -> None:
+    """Mendonca (2017) ch. 2: the thesis's constant-product checks, real searches per scheduler on this
+    machine's CPU cores (heterogeneous 100-5,000 and homogeneous 4,500-5,000 query sets against a synthetic
+    UniProt-like database), and CPU+GPU plans from the calibrated CPU model and an assumed GPU."""
+    from schedlab.cli.common import check_out_dir
+    from schedlab.experiments.swdual import Plan, reproduce
+
+    with one_line_errors():
+        check_out_dir(out_dir, force)
+        plan = Plan(
+            sequences=sequences if sequences is not None else (2000 if quick else 100_000),
+            queries=queries if queries is not None else (8 if quick else 40),
+            cpus=cpus,
+            gpu_gcups=gpu_gcups,
+            schedulers=tuple(scheduler),
+            seed=seed,
+        )
+        _, files = reproduce(out_dir, plan)
+    if not quiet:
+        out.print((out_dir / "summary.md").read_text(encoding="utf-8"), markup=False)
+        out.print(f"wrote {', '.join(str(f) for f in files)}", markup=False, soft_wrap=True)
+
+
 @reproduce_app.command("io")
 def io(
     out_dir: Annotated[
@@ -305,4 +352,38 @@ def io(
         typer.echo(
             f"{summary['instances']} instances, {summary['runs']} runs ({summary['failed']} not done) in "
             f"{summary['wall_seconds']:.1f} s; wrote {out_dir}"
+        )
+
+
+@reproduce_app.command("torus")
+def torus(
+    out_dir: Annotated[
+        Path, typer.Option("--out", "-o", help="Directory for campaigns, store, tables, figures and claims.")
+    ],
+    quick: Annotated[bool, typer.Option(help="1,000 jobs per log and c in 0.8, 1.0, 1.2 (seconds).")] = False,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", help="Worker processes (results do not depend on it).")] = 1,
+    seed: Annotated[int, typer.Option(help="Master seed (recorded; the schedulers draw nothing).")] = 0,
+    traces: Annotated[Path, typer.Option("--traces", help="Folder holding the PWA traces.")] = Path("../shared/traces"),
+    count: Annotated[int | None, typer.Option(help="Jobs per log (default 10,000, or 1,000 with --quick).")] = None,
+    skip: Annotated[int, typer.Option(help="Valid jobs of each log left out before the span.")] = 0,
+    log: Annotated[
+        list[str] | None, typer.Option("--log", help="Logs to run: NASA, SDSC (repeatable; default both).")
+    ] = None,
+    force: Annotated[bool, typer.Option(help="Write into a non-empty --out (its stored runs are reused).")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress on stderr.")] = False,
+) -> None:
+    """Krevat (2003) experiment: FCFS, Backfill, Migration and B+M on a 4x4x8 torus and the flat machine, on
+    NASA iPSC/860 and SDSC SP2 with run times scaled by c; saturation points, capacity, migrations, claims."""
+    with one_line_errors():
+        from schedlab.experiments.torus import plan, reproduce
+
+        _check_campaign_options(out_dir, force, jobs, ("--count", count))
+        chosen = plan(traces, quick=quick, seed=seed, count=count, skip=skip, logs=log)
+        with progress_bar(enabled=not quiet and err.is_terminal, what="runs") as progress:
+            summary = reproduce(out_dir, chosen, jobs=jobs, progress=progress)
+    if not quiet:
+        verdicts = ", ".join(f"{k}: {v}" for k, v in summary["claims"].items())
+        typer.echo(
+            f"{summary['runs']} runs ({summary['failed']} not done) in {summary['wall_seconds']:.1f} s; "
+            f"claims {verdicts}; wrote {out_dir}"
         )

@@ -54,12 +54,17 @@ def simulate(
         str | None, typer.Option(help="Allocation step: basic, becont, cont, beloc, loc, beplat, plat (NAME[:OPTION]).")
     ] = None,
     platform: Annotated[
-        str | None, typer.Option(help="Fat-tree platform, e.g. fat-tree:1,2,8,240 or clusters:512,16.")
+        str | None,
+        typer.Option(help="Platform, e.g. fat-tree:1,2,8,240, clusters:512,16 or torus:4x4x8 (sets the machine size)."),
     ] = None,
     penalty: Annotated[
         str | None,
         typer.Option(help="Run-time penalty of spread allocations: none, linear:F or quadratic:F (needs --platform)."),
     ] = None,
+    runtime_scale: Annotated[
+        float,
+        typer.Option(help="Multiply every run and requested time by this load factor c (Krevat 2003: 0.7 to 1.4)."),
+    ] = 1.0,
 ) -> None:
     """Simulate an online POLICY on TRACE, print its metrics, and write jobs.csv and metrics.json to --out."""
     from schedlab.platform.registry import parse_platform
@@ -80,8 +85,12 @@ def simulate(
         tree = parse_platform(platform) if platform is not None else None
         if penalty is not None:
             parse_penalty(penalty, tree)  # malformed, or no fat tree: fail before reading the trace
+        if not 0 < runtime_scale < float("inf"):
+            raise InputError("--runtime-scale", field="--runtime-scale", value=runtime_scale, expected="a number > 0")
         check_out_dir(out_dir, force)
-        instance, report = load_instance(trace, procs=procs, status=status, window=filter_window, platform=tree)
+        instance, report = load_instance(
+            trace, procs=procs, status=status, window=filter_window, platform=tree, runtime_scale=runtime_scale
+        )
         show = not quiet and not as_json
         with progress_bar(len(instance.jobs), enabled=show and err.is_terminal) as progress:
             result = run(
@@ -94,6 +103,7 @@ def simulate(
                 progress=progress,
                 report=report,
                 penalty=penalty,
+                runtime_scale=runtime_scale,
             )
         if out_dir is not None:
             result.write(out_dir, force=force)

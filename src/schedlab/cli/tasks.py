@@ -10,7 +10,8 @@ import typer
 from schedlab.cli.common import duration, metrics_table, one_line_errors, out, parse_params
 
 tasks_app = typer.Typer(
-    help="Independent sequential tasks (seed 004): SPT families and redirection.", no_args_is_help=True
+    help="Independent sequential tasks (Lucarelli, Mendonca and Trystram 2017): SPT families and redirection.",
+    no_args_is_help=True,
 )
 
 

@@ -19,7 +19,10 @@ class OnlinePolicy(Protocol):
     """An online scheduler: events in, actions on the context out.
 
     ``clairvoyant`` says whether the policy may read actual run times; a policy
-    that is not gets a job view whose ``run_time`` is None.
+    that is not gets a job view whose ``run_time`` is None. A policy may also
+    have a ``report()`` method returning a dict of what it did beyond the
+    schedule (counters, sizes it used); the engine stores it in
+    :attr:`~schedlab.schedule.Schedule.info`.
     """
 
     name: str

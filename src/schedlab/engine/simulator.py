@@ -13,7 +13,7 @@ job costs O(r log F) for r ranges and F free fragments, never a scan of all proc
 from __future__ import annotations
 
 import heapq
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -86,6 +86,7 @@ class Context:
         self._state = [WAITING] * n
         self._attempt = [0] * n
         self._start = [np.nan] * n
+        self._placed = [np.nan] * n  # when the current allocation was taken: the start, or the last move
         self._end = [np.nan] * n
         self._alloc: list[Allocation | None] = [None] * n
         self._aborted: list[Piece] = []
@@ -99,6 +100,16 @@ class Context:
         state = self._state[row]
         if state != QUEUED:
             raise IllegalDecision(f"cannot start job {self._ids[row]}: it is {_STATE_NAMES[state]} at time {self.now}")
+        self._check_allocation(row, alloc, self._procs[row] if self._fixed else None)
+        try:
+            self.free.remove(alloc)
+        except ValueError as err:
+            raise IllegalDecision(f"cannot start job {self._ids[row]} at time {self.now}: {err}") from None
+        self._launch(row, alloc)
+
+    def _check_allocation(self, row: int, alloc: Allocation, size: int | None) -> int:
+        """Refuse an allocation that is not normalized ranges of existing ids, not of ``size`` ids (when
+        given, else as the run-time model accepts), or not of the platform's shape; return its size."""
         n_alloc = 0
         prev_hi = -1
         for lo, hi in alloc:
@@ -108,10 +119,10 @@ class Context:
                 )
             n_alloc += hi - lo
             prev_hi = hi
-        if self._fixed:
-            if n_alloc != self._procs[row]:
-                raise IllegalDecision(f"job {self._ids[row]} needs {self._procs[row]} processors, given {n_alloc}")
-        else:
+        if size is not None:
+            if n_alloc != size:
+                raise IllegalDecision(f"job {self._ids[row]} needs {size} processors, given {n_alloc}")
+        if not self._fixed:
             problem = self._runtime.allocation_problem(row, alloc, n_alloc)
             if problem is not None:
                 raise IllegalDecision(f"job {self._ids[row]}: allocation {alloc!r} {problem}")
@@ -121,11 +132,52 @@ class Context:
             problem = self.platform.allocation_problem(alloc)
             if problem is not None:
                 raise IllegalDecision(f"job {self._ids[row]}: allocation {alloc!r} {problem}")
+        return n_alloc
+
+    def move(self, moves: Mapping[int, Allocation]) -> None:
+        """Migrate running jobs now, all at once: each goes on running, same work and same end, on its new allocation.
+
+        Source: Krevat (2003), chapter 2 (Scheduler 3: running jobs re-placed
+        on the torus, no overhead modelled). Every old allocation is released
+        before the new ones are taken, so jobs may take each other's places.
+        A new allocation must hold as many ids as the job's current one and
+        obey the run-time model's and the platform's rules. The placement a
+        job leaves is recorded as a moved :class:`~schedlab.schedule.Piece`
+        (none when it was taken at this very instant); nothing changes when
+        the new allocation is the old one.
+        """
+        items = sorted(moves.items())
+        for row, alloc in items:
+            self._check_row(row)
+            if self._state[row] != RUNNING:
+                raise IllegalDecision(
+                    f"cannot move job {self._ids[row]}: it is {_STATE_NAMES[self._state[row]]} at time {self.now}"
+                )
+            size = sum(hi - lo for lo, hi in self._current(row))
+            self._check_allocation(row, alloc, size)
+        olds = [self._current(row) for row, _ in items]
+        for old in olds:
+            self.free.add(old)
+        taken = []
         try:
-            self.free.remove(alloc)
+            for _, alloc in items:
+                self.free.remove(alloc)
+                taken.append(alloc)
         except ValueError as err:
-            raise IllegalDecision(f"cannot start job {self._ids[row]} at time {self.now}: {err}") from None
-        self._launch(row, alloc)
+            for alloc in taken:
+                self.free.add(alloc)
+            for old in olds:
+                self.free.remove(old)
+            raise IllegalDecision(
+                f"cannot move job {self._ids[items[len(taken)][0]]} at time {self.now}: {err}"
+            ) from None
+        for (row, alloc), old in zip(items, olds, strict=True):
+            if alloc == old:
+                continue
+            if self.now > self._placed[row]:
+                self._aborted.append(Piece(row, self._placed[row], self.now, old, kept=True, moved=True))
+            self._placed[row] = self.now
+            self._alloc[row] = alloc
 
     def start_first_fit(self, row: int) -> Allocation:
         """Start queued job ``row`` now on the lowest free processor ids; return them.
@@ -145,9 +197,17 @@ class Context:
         self._launch(row, alloc)
         return alloc
 
+    def _current(self, row: int) -> Allocation:
+        """The allocation of running job ``row``."""
+        alloc = self._alloc[row]
+        if alloc is None:
+            raise IllegalDecision(f"job {self._ids[row]} holds no processors")
+        return alloc
+
     def _launch(self, row: int, alloc: Allocation) -> None:
         self._state[row] = RUNNING
         self._start[row] = self.now
+        self._placed[row] = self.now
         self._alloc[row] = alloc
         if self._fixed:
             duration = self._remaining[row]
@@ -173,9 +233,11 @@ class Context:
 
     def _stop(self, row: int, *, kept: bool) -> None:
         self._check_row(row)
+        action = "preempt" if kept else "abort"
         if self._state[row] != RUNNING:
-            action = "preempt" if kept else "abort"
             raise IllegalDecision(f"cannot {action} job {self._ids[row]}: it is {_STATE_NAMES[self._state[row]]}")
+        if self._placed[row] != self._start[row]:
+            raise IllegalDecision(f"cannot {action} job {self._ids[row]}: it was moved since it started")
         alloc = self._alloc[row]
         assert alloc is not None  # set by start while RUNNING
         if not (kept and self.now == self._start[row]):  # a preemption at its start leaves no trace
@@ -325,6 +387,7 @@ def _collect(ctx: Context, policy: OnlinePolicy, n: int) -> Schedule:
         alloc=ctx._alloc,
         aborted=ctx._aborted,
         policy=policy.describe(),
+        info=policy.report() if hasattr(policy, "report") else {},
     )
 
 

@@ -15,6 +15,7 @@ from schedlab.errors import InputError
 from schedlab.platform.base import Platform
 from schedlab.platform.hybrid import parse_hybrid
 from schedlab.platform.io import parse_line, parse_ring
+from schedlab.platform.torus import parse_torus
 from schedlab.platform.tree import parse_clusters, parse_fat_tree
 
 __all__ = ["PLATFORMS", "PlatformKind", "parse_platform", "register"]
@@ -48,6 +49,7 @@ register(
     "compute and I/O nodes on a line: m nodes, io I/O nodes m/io apart (or layout=ICCC...), mode=shared|exclusive",
 )
 register("ring", parse_ring, "ring:m=32,io=4", "the same on a ring (routing=arc|shortest)")
+register("torus", parse_torus, "torus:4x4x8", "a 3-D torus DXxDYxDZ whose jobs get boxes (wrapping allowed)")
 
 
 def forms() -> str:

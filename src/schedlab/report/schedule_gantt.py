@@ -23,7 +23,8 @@ def plot_schedule(instance: Instance, schedule: Schedule, path: str | Path, *, t
     """Write a PNG (or any matplotlib format, by suffix) of ``schedule``: resource ids upwards, time rightwards.
 
     Boxes are labelled with job ids when there are at most 64 resources and 200 jobs. Aborted pieces
-    are drawn hatched.
+    are drawn hatched; a migrated job is drawn on each placement it held (its moved pieces, then its final
+    allocation from its last move).
     """
     import matplotlib
 
@@ -35,8 +36,11 @@ def plot_schedule(instance: Instance, schedule: Schedule, path: str | Path, *, t
     cmap = plt.get_cmap("tab20")
     ids = instance.jobs.id
     label = n_res <= 64 and len(ids) <= 200
-    pieces = [(p.job, p.start, p.end, p.alloc, True) for p in schedule.aborted]
-    finals = [(j, schedule.start[j], schedule.end[j], a, False) for j, a in enumerate(schedule.alloc) if a]
+    pieces = [(p.job, p.start, p.end, p.alloc, not p.moved) for p in schedule.aborted]
+    placed = {p.job: max(p.end, 0.0) for p in sorted(schedule.aborted, key=lambda p: p.end) if p.moved}
+    finals = [
+        (j, placed.get(j, schedule.start[j]), schedule.end[j], a, False) for j, a in enumerate(schedule.alloc) if a
+    ]
     for j, s, e, alloc, aborted in finals + pieces:
         for lo, hi in alloc:
             ax.add_patch(

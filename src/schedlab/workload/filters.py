@@ -14,7 +14,7 @@ from schedlab.errors import InputError
 from schedlab.workload.jobs import JobTable
 from schedlab.workload.swf import SWF_FIELDS, SwfTrace, _processors, machine_size
 
-__all__ = ["FilterReport", "estimates", "processors", "to_jobs"]
+__all__ = ["FilterReport", "estimates", "processors", "scale_times", "to_jobs"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -166,3 +166,31 @@ def _number(value: float) -> str:
     """``3600`` for 3600.0, ``0.5`` for 0.5: times as a person would write them."""
     value = float(value)
     return str(int(value)) if value.is_integer() else repr(value)
+
+
+def scale_times(jobs: JobTable, factor: float) -> JobTable:
+    """The jobs with run and requested times multiplied by ``factor`` (submissions unchanged).
+
+    Source: Krevat (2003), section 4.1: the load is varied by multiplying every
+    job's execution time by ``c`` (0.7 to 1.4); the requested time is scaled
+    alike so that estimates keep their ratio to run times.
+
+    Raises
+    ------
+    InputError
+        A factor that is not a finite number > 0.
+    """
+    if not (isinstance(factor, (int, float)) and 0 < factor < float("inf")):
+        raise InputError("--runtime-scale", field="--runtime-scale", value=factor, expected="a finite number > 0")
+    if factor == 1:
+        return jobs
+    return JobTable(
+        id=jobs.id,
+        submit=jobs.submit,
+        run_time=jobs.run_time * factor,
+        requested_time=jobs.requested_time * factor,
+        procs=jobs.procs,
+        line=jobs.line,
+        extra=jobs.extra,
+        source=jobs.source,
+    )
