@@ -66,7 +66,7 @@ def test_campaigns_group_families_by_algorithms(tmp_path):
 
 
 def test_reproduce_rows_are_complete_and_independent_of_workers(tmp_path):
-    families = [f for f in QUICK_FAMILIES if f.trace is None][:4]
+    families = [f for f in QUICK_FAMILIES if f.trace is None and f.n <= 6][:2]  # tiny: seconds, not minutes
     one = reproduce(tmp_path / "one", families, seed=4, jobs=1)
     two = reproduce(tmp_path / "two", families, seed=4, jobs=2)
     assert one["failed"] == two["failed"] == 0 and one["runs"] == two["runs"] > 0
