@@ -196,3 +196,10 @@ def test_aggregate_and_tables_on_hand_rows():
             "holds": True,
         }
     ]
+
+
+def test_report_draws_the_figures_its_rows_allow(tmp_path):
+    families = [Family("tiny", "ring:m=10,io=2", "pinned", 4, "mixed", 1)]
+    reproduce(tmp_path, families, seed=2)
+    assert (tmp_path / "fig-ratio-opt.png").exists() and (tmp_path / "fig-price.png").exists()
+    assert not (tmp_path / "fig-ratio-lb.png").exists()  # no instance beyond the exact solver's reach
