@@ -52,7 +52,7 @@ def plot_ratio_lb(rows: Sequence[dict], path: Path) -> Path:
     """Box plots of makespan / best lower bound per algorithm; one panel per (request kind, topology),
     boxes split by I/O mode (left shared, right exclusive). ``sequential`` is left out (off the scale)."""
     plt = _plt()
-    rows = [r for r in rows if not r["family"].startswith("tiny-")]
+    rows = [r for r in rows if not _ok(r["opt"])]  # instances solved exactly have their own figure
     panels = sorted({(r["kind"], r["topology"]) for r in rows})
     fig, axes = plt.subplots(1, len(panels), figsize=(3.4 * len(panels) + 1, 4), sharey=True, squeeze=False)
     for ax, (kind, topology) in zip(axes[0], panels, strict=True):
@@ -125,9 +125,14 @@ def plot_price(rows: Sequence[dict], path: Path) -> Path:
 
 
 def plot_io_figures(rows: Sequence[dict], out_dir: Path) -> list[Path]:
-    """Every figure of :data:`FIGURES` into ``out_dir`` (the exact one only when some family was exact)."""
+    """The figures of :data:`FIGURES` that ``rows`` can draw, into ``out_dir``: the ratios to the bound when some
+    instance was not solved exactly, to the optimum when some was, the price when there is any row."""
     out_dir = Path(out_dir)
-    paths = [plot_ratio_lb(rows, out_dir / "fig-ratio-lb.png"), plot_price(rows, out_dir / "fig-price.png")]
+    paths = []
+    if any(not _ok(r["opt"]) for r in rows):
+        paths.append(plot_ratio_lb(rows, out_dir / "fig-ratio-lb.png"))
     if any(_ok(r["ratio_opt"]) for r in rows):
         paths.append(plot_ratio_opt(rows, out_dir / "fig-ratio-opt.png"))
+    if rows:
+        paths.append(plot_price(rows, out_dir / "fig-price.png"))
     return paths
