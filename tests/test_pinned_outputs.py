@@ -269,18 +269,18 @@ def test_campaign_run_ids_of_the_shipped_example():
 
 
 PINNED_REPRODUCTIONS = {
-    ("redirections", "runs.csv"): "9ab280713275924c",
+    ("redirections", "runs.csv"): "74dd95c8a6567ce3",
     ("redirections", "metrics.csv"): "f25dbfc6d7cbd5e7",
-    ("locality-ch5", "runs.csv"): "b6abc621766fec30",
+    ("locality-ch5", "runs.csv"): "8c25bac53f95c8a9",
     ("locality-ch5", "metrics.csv"): "4df1019f2fac09c2",
     ("locality-ch4", "runs.csv"): "bd48dcb3d2fb927c",
     ("locality-ch4", "summary.csv"): "a525769b3c5febd4",
     ("hybrid", "runs.csv"): "b4b3108e226f9a83",
     ("hybrid", "steps.csv"): "abd848c1b884ca5d",
-    ("stretch", "runs-sequential.csv"): "bdf4a264b84092e9",
-    ("stretch", "runs-reservation.csv"): "894249cadf39e3d6",
-    ("stretch", "runs-logs.csv"): "e0ae14ea669391f1",
-    ("stretch", "runs-ssm.csv"): "0b82ee2df506ac0d",
+    ("stretch", "runs-sequential.csv"): "cfa1afb5a5fb4546",
+    ("stretch", "runs-reservation.csv"): "3d627327fae6e134",
+    ("stretch", "runs-logs.csv"): "7eb169f9a2017687",
+    ("stretch", "runs-ssm.csv"): "ee038c958cb7cbc2",
     ("stretch", "fig1b.csv"): "7d0245750691a3bd",
 }
 
