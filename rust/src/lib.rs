@@ -1,7 +1,89 @@
+//! schedlab's compiled core (`schedlab.engine._core`): the rigid-job engine with its built-in
+//! FCFS and EASY policies on columnar inputs. Python reaches it only through
+//! `schedlab.policies.rigid.compiled`; the pure-Python engine and policies stay the reference.
+
+mod free_set;
+mod queue;
+mod rigid;
+mod running;
+
+use pyo3::buffer::{Element, PyBuffer};
+use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
+use pyo3::types::PyBytes;
+
+fn column<T: Element + Copy>(py: Python<'_>, name: &str, obj: &Bound<'_, PyAny>) -> PyResult<Vec<T>> {
+    let buf = PyBuffer::<T>::get(obj).map_err(|e| PyValueError::new_err(format!("column {name}: {e}")))?;
+    buf.to_vec(py)
+}
+
+fn bytes<'py, T: Copy>(py: Python<'py>, data: &[T]) -> Bound<'py, PyBytes> {
+    // SAFETY: T is a plain number type (f64 or i64); its bytes are read as they lie in memory.
+    let raw = unsafe { std::slice::from_raw_parts(data.as_ptr() as *const u8, std::mem::size_of_val(data)) };
+    PyBytes::new(py, raw)
+}
+
+/// Simulate FCFS (`easy=False`) or EASY backfilling with first-fit allocation on `n_procs` processors.
+///
+/// Columns (row-aligned, contiguous): submit, requested time and duration (float64), procs, rank
+/// in the queue order and the rows in submission order (int64). Returns the raw native-endian bytes
+/// of start, end (float64, per row), offsets (int64, n + 1) and the ranges' low and high ends (int64):
+/// job r holds `[los[k], his[k])` for k in `offsets[r]..offsets[r + 1]`.
+#[pyfunction]
+#[allow(clippy::too_many_arguments)]
+#[pyo3(signature = (easy, n_procs, submit, procs, estimate, duration, rank, order))]
+fn simulate_rigid<'py>(
+    py: Python<'py>,
+    easy: bool,
+    n_procs: i64,
+    submit: &Bound<'py, PyAny>,
+    procs: &Bound<'py, PyAny>,
+    estimate: &Bound<'py, PyAny>,
+    duration: &Bound<'py, PyAny>,
+    rank: &Bound<'py, PyAny>,
+    order: &Bound<'py, PyAny>,
+) -> PyResult<Vec<Bound<'py, PyBytes>>> {
+    let submit = column::<f64>(py, "submit", submit)?;
+    let procs = column::<i64>(py, "procs", procs)?;
+    let estimate = column::<f64>(py, "requested_time", estimate)?;
+    let duration = column::<f64>(py, "duration", duration)?;
+    let rank = column::<i64>(py, "rank", rank)?;
+    let order = column::<i64>(py, "order", order)?;
+    let n = submit.len();
+    if [procs.len(), estimate.len(), duration.len(), rank.len(), order.len()].iter().any(|&l| l != n) {
+        return Err(PyValueError::new_err("columns of different lengths"));
+    }
+    if procs.iter().any(|&p| p < 0 || p > n_procs) {
+        return Err(PyValueError::new_err("a job needs more processors than the machine has"));
+    }
+    let in_range = |v: &[i64]| v.iter().all(|&x| x >= 0 && (x as usize) < n);
+    if !in_range(&rank) || !in_range(&order) {
+        return Err(PyValueError::new_err("rank and order must hold row numbers"));
+    }
+    let outcome = py
+        .allow_threads(|| {
+            let jobs = rigid::Jobs {
+                submit: &submit,
+                procs: &procs,
+                estimate: &estimate,
+                duration: &duration,
+                rank: &rank,
+                order: &order,
+            };
+            rigid::simulate(jobs, n_procs, easy)
+        })
+        .map_err(PyValueError::new_err)?;
+    Ok(vec![
+        bytes(py, &outcome.start),
+        bytes(py, &outcome.end),
+        bytes(py, &outcome.offsets),
+        bytes(py, &outcome.los),
+        bytes(py, &outcome.his),
+    ])
+}
 
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add("VERSION", env!("CARGO_PKG_VERSION"))?;
+    m.add_function(wrap_pyfunction!(simulate_rigid, m)?)?;
     Ok(())
 }
