@@ -10,7 +10,7 @@ mod running;
 use pyo3::buffer::{Element, PyBuffer};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::types::PyBytes;
+use pyo3::types::{PyBytes, PyList, PyTuple};
 
 fn column<T: Element + Copy>(py: Python<'_>, name: &str, obj: &Bound<'_, PyAny>) -> PyResult<Vec<T>> {
     let buf = PyBuffer::<T>::get(obj).map_err(|e| PyValueError::new_err(format!("column {name}: {e}")))?;
@@ -82,8 +82,49 @@ fn simulate_rigid<'py>(
     ])
 }
 
+/// Flat ranges to the `Schedule`'s allocations: a list with, per job r, the tuple of its ranges
+/// `(los[k], his[k])` for k in `offsets[r]..offsets[r + 1]` (int64 columns).
+#[pyfunction]
+fn allocation_tuples<'py>(
+    py: Python<'py>,
+    offsets: &Bound<'py, PyAny>,
+    los: &Bound<'py, PyAny>,
+    his: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyList>> {
+    let offsets = column::<i64>(py, "offsets", offsets)?;
+    let los = column::<i64>(py, "los", los)?;
+    let his = column::<i64>(py, "his", his)?;
+    let bad = los.len() != his.len()
+        || offsets.first().is_some_and(|&o| o != 0)
+        || offsets.windows(2).any(|w| w[1] < w[0])
+        || offsets.last().is_some_and(|&o| o as usize != los.len());
+    if bad {
+        return Err(PyValueError::new_err("offsets must rise from 0 to the number of ranges"));
+    }
+    // One int object per processor id, shared by every range (ids above 256 are not cached by Python).
+    let top = his.iter().chain(los.iter()).copied().max().unwrap_or(0).max(0) as usize;
+    if los.iter().any(|&x| x < 0) {
+        return Err(PyValueError::new_err("processor ids must be >= 0"));
+    }
+    let ints: Vec<_> = (0..=top as i64)
+        .map(|i| {
+            let Ok(int) = i.into_pyobject(py);
+            int
+        })
+        .collect();
+    let mut jobs = Vec::with_capacity(offsets.len().saturating_sub(1));
+    for w in offsets.windows(2) {
+        let ranges = (w[0] as usize..w[1] as usize)
+            .map(|k| PyTuple::new(py, [&ints[los[k] as usize], &ints[his[k] as usize]]))
+            .collect::<PyResult<Vec<_>>>()?;
+        jobs.push(PyTuple::new(py, ranges)?);
+    }
+    PyList::new(py, jobs)
+}
+
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(simulate_rigid, m)?)?;
+    m.add_function(wrap_pyfunction!(allocation_tuples, m)?)?;
     Ok(())
 }

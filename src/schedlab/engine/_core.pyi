@@ -14,3 +14,6 @@ def simulate_rigid(
     order: np.ndarray,
 ) -> list[bytes]:
     """FCFS (or EASY) with first-fit allocation; raw bytes of start, end, offsets, los, his."""
+
+def allocation_tuples(offsets: np.ndarray, los: np.ndarray, his: np.ndarray) -> list:
+    """Per job, the tuple of its ranges ``(los[k], his[k])`` for k in ``offsets[r]:offsets[r + 1]``."""
