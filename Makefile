@@ -12,7 +12,8 @@ $(BIN)/activate:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 
-$(VENV)/.installed: $(BIN)/activate pyproject.toml
+# The editable install compiles the Rust core (rust/) with maturin; a change to it reinstalls.
+$(VENV)/.installed: $(BIN)/activate pyproject.toml rust/Cargo.toml rust/Cargo.lock $(wildcard rust/src/*.rs)
 	$(BIN)/pip install --quiet -e ".[test]"
 	touch $@
 
@@ -37,4 +38,4 @@ bench: $(VENV)/.installed
 	$(BIN)/python benchmarks/bench_rigid.py --traces $(TRACES)
 
 clean:
-	rm -rf $(VENV) runs build src/*.egg-info
+	rm -rf $(VENV) runs build src/*.egg-info rust/target src/schedlab/engine/_core*.so

@@ -207,6 +207,7 @@ def run(
     penalty: str | None = None,
     runtime_scale: float = 1.0,
     stretch: bool = False,
+    engine: str | None = None,
 ) -> Run:
     """Simulate the registered ``policy`` (with ``params``) on ``instance``, validate and measure it.
 
@@ -237,7 +238,7 @@ def run(
         # Krevat (2003): a job may run on a larger partition than it asked, and is never killed
         instance = replace(instance, runtime=PartitionRuntime(instance.jobs))
     began = time.perf_counter()
-    schedule = simulate(instance, chosen, rng=np.random.default_rng(seed), progress=progress)
+    schedule = simulate(instance, chosen, rng=np.random.default_rng(seed), progress=progress, engine=engine)
     seconds["simulate"] = time.perf_counter() - began
     if hasattr(chosen, "seconds_total"):  # time inside a partition scheduler (Krevat 2003), kept out of files
         seconds["scheduler"] = chosen.seconds_total
