@@ -33,7 +33,7 @@ from typing import Any
 
 from schedlab.campaign.expand import RunConfig, expand
 from schedlab.campaign.spec import Campaign, metric_names
-from schedlab.campaign.store import PARTITION_COLUMNS, TOPOLOGY_COLUMNS, Store
+from schedlab.campaign.store import COMPACT_EVERY, PARTITION_COLUMNS, TOPOLOGY_COLUMNS, Store
 from schedlab.errors import InputError
 
 __all__ = [
@@ -440,7 +440,7 @@ def run_campaign(
     CampaignOutcome
     """
     store = Store(campaign.store)
-    store.clean()
+    store.compact()  # also removes what interrupted writes left
     runs = expand(campaign)
     todo = pending_runs(runs, store, retry_failed=retry_failed)
     outcome = CampaignOutcome(total=len(runs), skipped=len(runs) - len(todo))
@@ -454,23 +454,28 @@ def run_campaign(
         outcome.executed.append(row["run_id"])
         if row["state"] == "failed":
             outcome.failed.append(row["run_id"])
+        if len(outcome.executed) % COMPACT_EVERY == 0:
+            store.compact()
         if progress is not None:
             progress(len(outcome.executed), len(todo), row)
 
-    if executor is not None:
-        _drain(executor, todo, stored, outcome)
-    elif scheduler is not None:
-        with _dask_client(scheduler) as client:
-            _drain(client.get_executor(), todo, stored, outcome)
-    elif (jobs if jobs is not None else os.cpu_count() or 1) <= 1:
-        for config in todo:
-            stored(execute(config))
-    else:
-        pool = ProcessPoolExecutor(max_workers=jobs or os.cpu_count())
-        try:
-            _drain(pool, todo, stored, outcome)
-        finally:
-            pool.shutdown(wait=True, cancel_futures=True)
+    try:
+        if executor is not None:
+            _drain(executor, todo, stored, outcome)
+        elif scheduler is not None:
+            with _dask_client(scheduler) as client:
+                _drain(client.get_executor(), todo, stored, outcome)
+        elif (jobs if jobs is not None else os.cpu_count() or 1) <= 1:
+            for config in todo:
+                stored(execute(config))
+        else:
+            pool = ProcessPoolExecutor(max_workers=jobs or os.cpu_count())
+            try:
+                _drain(pool, todo, stored, outcome)
+            finally:
+                pool.shutdown(wait=True, cancel_futures=True)
+    finally:
+        store.compact()
     return outcome
 
 
