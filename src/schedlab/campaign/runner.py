@@ -22,11 +22,14 @@ policies on the family's instances.
 
 from __future__ import annotations
 
+import ctypes
 import functools
 import json
 import os
+import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -39,6 +42,7 @@ from schedlab.errors import InputError
 __all__ = [
     "CampaignOutcome",
     "ProgressCallback",
+    "RunTimeout",
     "execute",
     "pending_runs",
     "run_campaign",
@@ -46,6 +50,7 @@ __all__ = [
     "run_spec_files",
     "task_instance",
     "task_metrics",
+    "time_limit",
 ]
 
 ProgressCallback = Callable[[int, int, dict], None]
@@ -69,17 +74,75 @@ class CampaignOutcome:
     lost: list[tuple[str, str]] = field(default_factory=list)
 
 
+class RunTimeout(Exception):
+    """A run went on past the campaign's ``timeout``."""
+
+
 def execute(config: RunConfig) -> dict:
     """Run one configuration and return its store row; never raises for a failing run.
 
     Any exception of the run (bad trace, illegal decision, validation error, a
     bug in a policy) becomes ``state = "failed"`` with ``error = "Type: message"``
-    and null metrics: one bad run must not stop a campaign of thousands.
+    and null metrics: one bad run must not stop a campaign of thousands. So does
+    a run that goes on past ``config.timeout`` seconds (:class:`RunTimeout`, see
+    :func:`time_limit`).
     """
+    began = time.perf_counter()
+    try:
+        with time_limit(config.timeout):
+            return _execute(config, began)
+    except RunTimeout as error:
+        from schedlab import __version__
+
+        row = _config_row(config)
+        row.update(state="failed", error=f"RunTimeout: {error}", schedlab_version=__version__)
+        row["wall_seconds"] = time.perf_counter() - began
+        return row
+
+
+@contextmanager
+def time_limit(seconds: float | None) -> Iterator[None]:
+    """Raise :class:`RunTimeout` in this thread when the block is still running after ``seconds`` (None: no limit).
+
+    A timer thread raises the exception asynchronously (``PyThreadState_SetAsyncExc``), which works in a
+    pool's worker process, in this process and in a Dask worker's thread alike (a signal would only reach
+    the main thread). Python delivers it between bytecodes: a run inside one long call into compiled code
+    (a linear-programming solve) stops when that call returns. Leaving the block disarms the timer and
+    drops an exception not yet delivered, so nothing is raised after the block.
+    """
+    if seconds is None:
+        yield
+        return
+    target = ctypes.c_ulong(threading.get_ident())
+    lock = threading.Lock()
+    armed = [True]
+
+    message = f"the run took longer than the campaign's timeout of {seconds:g} s"
+    # Python raises a class given this way, instantiated without arguments: one that carries the message
+    expired = type("RunTimeout", (RunTimeout,), {"__init__": lambda self: RunTimeout.__init__(self, message)})
+
+    def fire() -> None:
+        with lock:
+            if armed[0]:
+                ctypes.pythonapi.PyThreadState_SetAsyncExc(target, ctypes.py_object(expired))
+
+    timer = threading.Timer(seconds, fire)
+    timer.daemon = True
+    timer.start()
+    try:
+        yield
+    finally:
+        with lock:
+            armed[0] = False
+            timer.cancel()
+            ctypes.pythonapi.PyThreadState_SetAsyncExc(target, None)  # drop one set but not yet raised
+
+
+def _execute(config: RunConfig, began: float) -> dict:
+    """:func:`execute` without the time limit."""
     from schedlab import __version__
     from schedlab.runner import run, tasks_instance
 
-    began = time.perf_counter()
     row = _config_row(config)
     row["schedlab_version"] = __version__
     if config.generate is not None:
@@ -511,12 +574,16 @@ def run_spec_files(paths, *, jobs: int = 1, progress: ProgressCallback | None = 
     return [campaign_results(c, runs).to_pandas() for c, runs in zip(campaigns, expanded)], wall
 
 
+SCHEDULER_TIMEOUT = 5.0
+"""Seconds to wait for a Dask scheduler before giving up (Dask's default is 30)."""
+
+
 def _dask_client(address: str):
     """A Dask client of the scheduler at ``address``; InputError when it cannot connect."""
     from distributed import Client
 
     try:
-        return Client(address)
+        return Client(address, timeout=SCHEDULER_TIMEOUT)
     except (OSError, ValueError) as error:
         raise InputError("--scheduler", message=f"cannot connect to Dask scheduler {address!r}: {error}") from None
 

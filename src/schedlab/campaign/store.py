@@ -367,6 +367,10 @@ def campaign_results(campaign, runs=None) -> pa.Table:
 def query(table: pa.Table, sql: str):
     """Run DuckDB ``sql`` with ``table`` registered as ``runs``; return a pandas DataFrame.
 
+    Read-only: the in-memory database has no access to files, the network or extensions
+    (``enable_external_access = false``, locked), so ``COPY ... TO``, ``EXPORT``, ``ATTACH``, ``read_csv``
+    and ``INSTALL`` are refused and a query changes nothing outside itself.
+
     Raises
     ------
     InputError
@@ -374,10 +378,13 @@ def query(table: pa.Table, sql: str):
     """
     import duckdb
 
-    connection = duckdb.connect()
+    connection = duckdb.connect(config={"enable_external_access": False, "lock_configuration": True})
     try:
         connection.register("runs", table)
         return connection.execute(sql).df()
+    except duckdb.PermissionException as error:
+        first = str(error).splitlines()[0]
+        raise InputError("query", message=f"queries are read-only, no file access ({first})") from None
     except duckdb.Error as error:
         raise InputError("query", message=str(error).splitlines()[0]) from None
     finally:
