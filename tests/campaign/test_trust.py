@@ -10,12 +10,11 @@ import warnings
 import pyarrow as pa
 import pytest
 
+from campaign.conftest import DAY, synthetic_trace
 from schedlab.campaign import campaign_results, expand, load_campaign, query, run_campaign
 from schedlab.campaign.expand import CampaignWarning
 from schedlab.campaign.runner import RunTimeout, time_limit
 from schedlab.errors import InputError
-
-from campaign.conftest import DAY, synthetic_trace
 
 
 def test_a_window_longer_than_the_trace_is_refused(make_spec):

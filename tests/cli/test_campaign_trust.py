@@ -6,10 +6,9 @@ import re
 
 from typer.testing import CliRunner
 
+from campaign.conftest import DAY, synthetic_trace
 from schedlab.cli import app
 from schedlab.cli.campaign import ProgressLog
-
-from campaign.conftest import DAY, synthetic_trace
 
 runner = CliRunner()
 
