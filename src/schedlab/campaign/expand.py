@@ -133,13 +133,17 @@ class RunConfig:
         return key
 
     def __post_init__(self) -> None:
-        text = json.dumps(self.key(), sort_keys=True, separators=(",", ":"))
+        text = _CANONICAL.encode(self.key())
         object.__setattr__(self, "_run_id", hashlib.sha256(text.encode("utf-8")).hexdigest()[:16])
 
     @property
     def run_id(self) -> str:
         """The first 16 hex digits of the SHA-256 of :meth:`key` as canonical JSON (computed once, at creation)."""
         return self._run_id
+
+
+_CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"))
+"""``json.dumps(key, sort_keys=True, separators=(",", ":"))``, without building an encoder for every run."""
 
 
 @functools.lru_cache(maxsize=256)
@@ -169,7 +173,13 @@ def expand(campaign: Campaign) -> list[RunConfig]:
 
     spec = campaign.spec
     runs: list[RunConfig] = []
-    where: dict[str, str] = {}
+    where: dict[str, object] = {}  # run id -> where the spec makes it (see _text)
+    settings = []  # (index, policy, parameters, label) of every grid point of every policy
+    for p_index, policy in enumerate(spec.policies):
+        grid = policy.grid()
+        for point in grid:
+            params = tuple(sorted(point.items()))
+            settings.append((p_index, policy, params, _label(policy.label, policy.name, params, len(grid) > 1)))
     for w_index, workload in enumerate(spec.workloads):
         if workload.generate is not None:
             runs += _generated_runs(campaign, w_index, workload, where)
@@ -230,53 +240,54 @@ def expand(campaign: Campaign) -> list[RunConfig]:
                 for i, (window, info) in enumerate(zip(drawn, described))
             ]
             _warn_coinciding([w for _, w, _, _ in windows], f"{campaign.path}: workloads[{w_index}] ({workload.label})")
+        tasks = None if workload.tasks is None else tuple(sorted(workload.tasks.model_dump(exclude_none=True).items()))
+        moldable = (
+            None
+            if workload.moldable is None
+            else tuple(sorted(workload.moldable.model_dump(exclude={"instances"}).items()))
+        )
         for window_index, window, n_jobs, load in windows:
-            for p_index, policy in enumerate(spec.policies):
-                for point in policy.grid():
-                    params = tuple(sorted(point.items()))
-                    label = _label(policy.label, policy.name, params, len(policy.grid()) > 1)
-                    for repetition in range(spec.repetitions):
-                        config = RunConfig(
-                            campaign=campaign.name,
-                            workload=workload.label,
-                            trace=workload.trace,
-                            trace_path=trace_path,
-                            procs=workload.procs,
-                            status=workload.status,
-                            window_index=window_index,
-                            window=window,
-                            policy=policy.name,
-                            params=params,
-                            label=label,
-                            repetition=repetition,
-                            seed=run_seed(spec.seed, repetition),
-                            tau=float(spec.tau),
-                            validate=spec.validate_schedules,
-                            timeout=spec.timeout,
-                            window_jobs=n_jobs,
-                            window_load=load,
-                            tasks=None
-                            if workload.tasks is None
-                            else tuple(sorted(workload.tasks.model_dump(exclude_none=True).items())),
-                            platform=workload.platform,
-                            penalty=workload.penalty,
-                            span=None if workload.span is None else (workload.span.skip, workload.span.count),
-                            runtime_scale=workload.runtime_scale,
-                            sample=sample,
-                            moldable=None
-                            if workload.moldable is None
-                            else tuple(sorted(workload.moldable.model_dump(exclude={"instances"}).items())),
+            for p_index, policy, params, label in settings:
+                for repetition in range(spec.repetitions):
+                    config = RunConfig(
+                        campaign=campaign.name,
+                        workload=workload.label,
+                        trace=workload.trace,
+                        trace_path=trace_path,
+                        procs=workload.procs,
+                        status=workload.status,
+                        window_index=window_index,
+                        window=window,
+                        policy=policy.name,
+                        params=params,
+                        label=label,
+                        repetition=repetition,
+                        seed=run_seed(spec.seed, repetition),
+                        tau=float(spec.tau),
+                        validate=spec.validate_schedules,
+                        timeout=spec.timeout,
+                        window_jobs=n_jobs,
+                        window_load=load,
+                        tasks=tasks,
+                        platform=workload.platform,
+                        penalty=workload.penalty,
+                        span=None if workload.span is None else (workload.span.skip, workload.span.count),
+                        runtime_scale=workload.runtime_scale,
+                        sample=sample,
+                        moldable=moldable,
+                    )
+                    run_id = config.run_id
+                    if run_id in where:
+                        here = _place(w_index, p_index, params)
+                        raise InputError(
+                            str(campaign.path), message=f"{here} repeats the run of {_text(where[run_id])}"
                         )
-                        here = f"workloads[{w_index}] x policies[{p_index}] {dict(params)}"
-                        run_id = config.run_id
-                        if run_id in where:
-                            raise InputError(str(campaign.path), message=f"{here} repeats the run of {where[run_id]}")
-                        where[run_id] = here
-                        runs.append(config)
+                    where[run_id] = (w_index, p_index, params)  # formatted only for an error
+                    runs.append(config)
     return runs
 
 
-def _generated_runs(campaign: Campaign, w_index: int, workload, where: dict[str, str]) -> list[RunConfig]:
+def _generated_runs(campaign: Campaign, w_index: int, workload, where: dict[str, object]) -> list[RunConfig]:
     """The runs of a generated workload: every grid point and sample, with every policy of the family
     (offline algorithms, or online policies).
 
@@ -322,7 +333,7 @@ def _generated_runs(campaign: Campaign, w_index: int, workload, where: dict[str,
                         here = f"workloads[{w_index}] instance {dict(instance)} x policies[{p_index}] {dict(params)}"
                         if config.run_id in where:
                             raise InputError(
-                                str(campaign.path), message=f"{here} repeats the run of {where[config.run_id]}"
+                                str(campaign.path), message=f"{here} repeats the run of {_text(where[config.run_id])}"
                             )
                         where[config.run_id] = here
                         runs.append(config)
@@ -363,6 +374,15 @@ def _redraw_empty(
             )
         out.append(window)
     return out
+
+
+def _place(w_index: int, p_index: int, params: tuple) -> str:
+    return f"workloads[{w_index}] x policies[{p_index}] {dict(params)}"
+
+
+def _text(place: object) -> str:
+    """Where a run comes from in the spec: a text, or the (workload, policy, parameters) of :func:`_place`."""
+    return _place(*place) if isinstance(place, tuple) else str(place)
 
 
 def _check_window_length(jobs, length: float, where: str, source: str) -> None:

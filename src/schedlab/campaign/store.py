@@ -180,8 +180,10 @@ def row_schema(
     return pa.schema(fields)
 
 
-COMPACT_EVERY = 1000
-"""``campaign run`` compacts the store after this many runs stored (and when it stops)."""
+COMPACT_EVERY = 200
+"""``campaign run`` compacts the store after this many runs stored (and when it stops): a reader then opens
+at most this many one-row files (a few ms each) besides the compacted file, and a campaign of 25,000 runs
+rewrites its compacted file 125 times (a fraction of a second each)."""
 
 _RETRIES = 20
 """Reads retried when a concurrent compaction removes a file between listing and reading it."""
@@ -317,7 +319,8 @@ class Store:
             if wanted is not None and path.stem not in wanted:
                 continue
             try:
-                out[path.stem] = pq.read_table(path, columns=columns)
+                with pq.ParquetFile(path) as one:  # no thread pool: a one-row file reads 2-3 times faster
+                    out[path.stem] = one.read(columns=columns, use_threads=False)
             except FileNotFoundError:
                 continue
         return out
