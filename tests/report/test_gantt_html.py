@@ -98,10 +98,14 @@ def test_many_events_are_binned(tmp_path):
     """Past 4 x max_rectangles events in view, the panels below show bin averages (binned_timeline)."""
     path = small_run(tmp_path)
     gantt_html(path, tmp_path / "b.html", max_rectangles=0)  # 4 event times in [0, 10) > 4 x 0
-    _, utilization, _ = figure_data((tmp_path / "b.html").read_text())
+    _, utilization, least, largest = figure_data((tmp_path / "b.html").read_text())
     binned = binned_timeline(pd.read_csv(path), 4, np.linspace(0.0, 10.0, 1201))
     np.testing.assert_allclose(utilization["x"], binned["edges"])
     np.testing.assert_allclose(utilization["y"][:-1], binned["utilization"])
+    # the queue: a band from the least to the largest length per bin; job 3 waits [1, 4): 1 at its peak
+    np.testing.assert_allclose(least["y"][:-1], binned["queue_min"])
+    np.testing.assert_allclose(largest["y"][:-1], binned["queue_max"])
+    assert largest["fill"] == "tonexty" and largest["y"].max() == 1 and binned["queue"].max() == pytest.approx(1)
 
 
 def test_errors(tmp_path):
@@ -114,19 +118,12 @@ def test_errors(tmp_path):
         gantt_html(path, tmp_path / "x.html", n_procs=2)
 
 
-def test_cli_html_with_or_without_image(tmp_path):
+def test_cli_html_beside_the_image(tmp_path):
     path = small_run(tmp_path)
     runner = CliRunner()
-    both = runner.invoke(
-        app, ["gantt", str(path), "--out", str(tmp_path / "g.png"), "--html", str(tmp_path / "g.html")]
-    )
+    both = runner.invoke(app, ["gantt", str(path), "--out", str(tmp_path / "g"), "--html"])
     assert both.exit_code == 0, both.output
-    assert both.stdout.count("3 jobs") == 2 and (tmp_path / "g.png").is_file() and (tmp_path / "g.html").is_file()
-    alone = runner.invoke(app, ["gantt", str(path), "--html", str(tmp_path / "h.html"), "--from", "5", "--to", "8"])
-    assert alone.exit_code == 0 and "2 jobs" in alone.stdout
-    neither = runner.invoke(app, ["gantt", str(path)])
-    assert (
-        neither.exit_code == 1
-        and neither.stderr.count("\n") == 1
-        and "give --out IMAGE, --html PAGE or both" in neither.stderr
-    )
+    assert both.stdout.count("3 jobs") == 2
+    assert sorted(p.name for p in (tmp_path / "g").iterdir()) == ["gantt.html", "gantt.png"]
+    window = runner.invoke(app, ["gantt", str(path), "-o", str(tmp_path / "h"), "--html", "--window", "5:8"])
+    assert window.exit_code == 0 and window.stdout.count("2 jobs") == 2
