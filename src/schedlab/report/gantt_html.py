@@ -26,7 +26,7 @@ import os
 
 import numpy as np
 
-from schedlab.report.gantt import Ranges, binned_timeline, load_view, occupancy, run_title, timeline
+from schedlab.report.gantt import DAY, Ranges, binned_timeline, load_view, occupancy, run_title, timeline
 
 __all__ = ["gantt_html"]
 
@@ -94,9 +94,9 @@ def gantt_html(
         lower = np.ceil(np.arange(rows + 1) * n_procs / rows)  # first processor of each row, as occupancy
         fig.add_trace(
             go.Heatmap(
-                z=grid.astype(np.float32), x=(edges[:-1] + edges[1:]) / 2, y=(lower[:-1] + lower[1:]) / 2, zmin=0.0, zmax=1.0,
+                z=grid.astype(np.float32), x=(edges[:-1] + edges[1:]) / 2 / DAY, y=(lower[:-1] + lower[1:]) / 2, zmin=0.0, zmax=1.0,
                 colorscale="Viridis", colorbar={"title": {"text": "busy"}, "len": 0.6, "y": 0.7},
-                hovertemplate="t %{x:.0f} s<br>processor %{y:.0f}<br>busy %{z:.2f}<extra></extra>", name="busy fraction",
+                hovertemplate="t %{x:.4f} d<br>processor %{y:.0f}<br>busy %{z:.2f}<extra></extra>", name="busy fraction",
             ),
             row=1, col=1,
         )  # fmt: skip
@@ -122,26 +122,26 @@ def gantt_html(
         least = None if least is None else np.append(least, least[-1])
     shape = "hv"
     fig.add_trace(
-        go.Scatter(x=times, y=utilization, mode="lines", line={"shape": shape, "color": "#1f77b4", "width": 1},
-                   name="utilization", hovertemplate="t %{x:.0f} s<br>utilization %{y:.3f}<extra></extra>"),
+        go.Scatter(x=times / DAY, y=utilization, mode="lines", line={"shape": shape, "color": "#1f77b4", "width": 1},
+                   name="utilization", hovertemplate="t %{x:.4f} d<br>utilization %{y:.3f}<extra></extra>"),
         row=2, col=1,
     )  # fmt: skip
     if least is not None:  # the band from the least to the largest queue length of each bin, then the largest
         fig.add_trace(
-            go.Scatter(x=times, y=least, mode="lines", line={"shape": shape, "width": 0}, name="queued jobs (least)",
-                       hovertemplate="t %{x:.0f} s<br>least queued %{y:.0f}<extra></extra>"),
+            go.Scatter(x=times / DAY, y=least, mode="lines", line={"shape": shape, "width": 0}, name="queued jobs (least)",
+                       hovertemplate="t %{x:.4f} d<br>least queued %{y:.0f}<extra></extra>"),
             row=3, col=1,
         )  # fmt: skip
     fig.add_trace(
-        go.Scatter(x=times, y=queue, mode="lines", line={"shape": shape, "color": "#d62728", "width": 1},
+        go.Scatter(x=times / DAY, y=queue, mode="lines", line={"shape": shape, "color": "#d62728", "width": 1},
                    fill=None if least is None else "tonexty", fillcolor="rgba(214, 39, 40, 0.25)",
                    name="queued jobs" if least is None else "queued jobs (largest per bin)",
-                   hovertemplate="t %{x:.0f} s<br>queued %{y:.0f}" + ("" if least is None else " (largest in bin)")
+                   hovertemplate="t %{x:.4f} d<br>queued %{y:.0f}" + ("" if least is None else " (largest in bin)")
                    + "<extra></extra>"),
         row=3, col=1,
     )  # fmt: skip
-    fig.update_xaxes(range=[t0, t1])
-    fig.update_xaxes(title_text="time (s)", row=3, col=1)
+    fig.update_xaxes(range=[t0 / DAY, t1 / DAY])
+    fig.update_xaxes(title_text="time (days on the run's clock)", row=3, col=1)
     fig.update_yaxes(title_text="processor", range=[0, n_procs], row=1, col=1)
     fig.update_yaxes(title_text="utilization", range=[0, 1.05], row=2, col=1)
     fig.update_yaxes(title_text="queued jobs", rangemode="tozero", row=3, col=1)
@@ -166,7 +166,7 @@ def _rectangles(go, frame, view: Ranges, s: np.ndarray, f: np.ndarray, t0: float
     """One scatter trace: per range the polygon (x0, lo) (x0, hi) (x1, hi) (x1, lo) then a None gap;
     each corner carries (job id, start, end, procs) for the hover text."""
     n = view.owner.size
-    x0, x1 = np.maximum(s[view.owner], t0), np.minimum(f[view.owner], t1)
+    x0, x1 = np.maximum(s[view.owner], t0) / DAY, np.minimum(f[view.owner], t1) / DAY
     x = np.empty((n, 5), dtype=object)
     y = np.empty((n, 5), dtype=object)
     x[:, 0], x[:, 1], x[:, 2], x[:, 3], x[:, 4] = x0, x0, x1, x1, None
