@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pyarrow.parquet as pq
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from schedlab.campaign import Store, query
 from schedlab.campaign.store import row_schema
@@ -166,3 +168,26 @@ def test_a_file_replaced_during_compaction_is_kept(tmp_path, monkeypatch):
     monkeypatch.undo()
     assert [p.name for p in store.files()] == ["a.parquet"]
     assert store.arrow().column("bsld_mean").to_pylist() == [4.0]
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    steps=st.lists(
+        st.one_of(st.tuples(st.sampled_from("abcde"), st.floats(0, 9, allow_nan=False)), st.just("compact")),
+        max_size=14,
+    )
+)
+def test_writes_and_compactions_in_any_order_read_as_the_last_write_of_each_run(tmp_path_factory, steps):
+    store = Store(tmp_path_factory.mktemp("s"))
+    model: dict[str, float] = {}
+    for step in steps:
+        if step == "compact":
+            store.compact()
+            assert store.files() == [] and len(store.generations()) == (1 if model else 0)
+        else:
+            run_id, value = step
+            store.write(row(run_id, bsld_mean=value))
+            model[run_id] = value
+        table = store.arrow()
+        assert dict(zip(table.column("run_id").to_pylist(), table.column("bsld_mean").to_pylist())) == model
+        assert table.column("run_id").to_pylist() == sorted(model)
