@@ -209,9 +209,10 @@ def test_gantt_cli_writes_into_a_folder_and_refuses_mistakes(tmp_path):
     for option, message in cases.items():
         bad = runner.invoke(app, ["gantt", str(path), "--out", str(tmp_path / "x"), *option])
         assert bad.exit_code == 1 and len(bad.stderr.splitlines()) == 1 and message in bad.stderr, bad.output
-    meant_a_file = runner.invoke(app, ["gantt", str(path), "--out", str(tmp_path / "g.png")])
-    assert meant_a_file.exit_code == 1 and "--out is a folder" in meant_a_file.stderr
-    assert not (tmp_path / "g.png").exists()
+    for name, hint in (("g.png", "--format png"), ("g.jpg2", "--format one of png, svg, pdf")):
+        meant_a_file = runner.invoke(app, ["gantt", str(path), "--out", str(tmp_path / name)])
+        assert meant_a_file.exit_code == 1 and "--out is a folder" in meant_a_file.stderr
+        assert hint in meant_a_file.stderr and not (tmp_path / name).exists()
     a_file = runner.invoke(app, ["gantt", str(path), "--out", str(path)])
     assert a_file.exit_code == 1 and "--out must be a folder" in a_file.stderr
     assert not (tmp_path / "x").exists()  # nothing written on a refusal

@@ -11,8 +11,8 @@ from schedlab.cli.common import one_line_errors, window
 from schedlab.cli.common import out as console
 from schedlab.errors import InputError
 
-_NOT_FOLDERS = (".png", ".svg", ".pdf", ".html", ".jpg", ".jpeg", ".gif", ".tif", ".tiff", ".webp", ".eps", ".ps")
-"""Suffixes that say a file was meant where ``--out`` wants a folder."""
+_FILE_SUFFIXES = ("png", "svg", "pdf", "htm", "jpg", "jpeg", "gif", "tif", "webp", "eps", "ps", "bmp")
+"""Beginnings of suffixes that say a file was meant where ``--out`` wants a folder (``g.png``, ``g.jpg2``)."""
 
 
 def gantt(
@@ -66,15 +66,18 @@ def gantt(
 
 
 def _check_out(out: Path, targets: list[Path], force: bool) -> None:
+    from schedlab.report.gantt import FORMATS
+
     """``--out`` must be a folder (or not exist yet, without a file's suffix); its gantt files are kept unless
     ``--force``. Checked before any drawing."""
     if out.exists() and not out.is_dir():
         raise InputError(str(out), message="--out must be a folder (the chart is written into it as gantt.FORMAT)")
-    if not out.exists() and out.suffix.lower() in _NOT_FOLDERS:
+    suffix = out.suffix.lstrip(".").lower()
+    if not out.exists() and suffix.startswith(_FILE_SUFFIXES):
+        hint = f"--format {suffix}" if suffix in FORMATS else f"--format one of {', '.join(FORMATS)}"
         raise InputError(
             str(out),
-            message=f"--out is a folder: the chart is written into it as gantt.FORMAT (use --out {out.parent} "
-            f"--format {out.suffix.lstrip('.').lower()})",
+            message=f"--out is a folder: the chart is written into it as gantt.FORMAT (use --out {out.parent} {hint})",
         )
     existing = [path.name for path in targets if path.exists()]
     if existing and not force:
