@@ -88,7 +88,7 @@ def test_time_limit_works_in_a_worker_thread():
 def test_a_run_past_the_timeout_is_stored_failed_with_the_reason(make_spec, small_text, monkeypatch):
     import schedlab.runner
 
-    spec = make_spec('timeout = "0.3"\n' + small_text)
+    spec = make_spec('timeout = "1"\n' + small_text)
     campaign = load_campaign(spec)
     plain = make_spec(small_text, "plain")
     assert [c.run_id for c in expand(campaign)] == [c.run_id for c in expand(load_campaign(plain))]
@@ -106,7 +106,7 @@ def test_a_run_past_the_timeout_is_stored_failed_with_the_reason(make_spec, smal
     failed = table[table["state"] == "failed"]
     assert sorted(outcome.failed) == sorted(failed["run_id"]) and set(failed["policy"]) == {"conservative"}
     assert len(failed) == 3 and (table.loc[table["state"] == "done", "policy"] != "conservative").all()
-    assert (failed["error"] == "RunTimeout: the run took longer than the campaign's timeout of 0.3 s").all()
+    assert (failed["error"] == "RunTimeout: the run took longer than the campaign's timeout of 1 s").all()
     assert (failed["wall_seconds"] < 10).all() and failed["bsld_mean"].isna().all()
 
 
