@@ -673,9 +673,10 @@ def check_claims(results: pd.DataFrame, tuning: pd.DataFrame | None = None) -> l
 
 
 def bar_figure(results: pd.DataFrame, workload: str) -> bytes:
-    """Figs 4-10 style: bars of the mean over windows per policy, max / total / norm of stretch (top row)
-    and of flow (bottom row), on a log scale (FCFS is often an order of magnitude above the rest); means by
-    :func:`schedlab.campaign.report.summarize`."""
+    """Figs 4-10 style: the mean over windows per policy as a dot with its 95 % CI, max / total / norm of
+    stretch (top row) and of flow (bottom row), on a log scale (FCFS is often an order of magnitude above
+    the rest): dots, not bars, since a bar's length on a log axis cut above 0 means nothing; means and
+    intervals by :func:`schedlab.campaign.report.summarize`."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
@@ -691,8 +692,14 @@ def bar_figure(results: pd.DataFrame, workload: str) -> bytes:
     colours = {label: f"C{i}" for i, label in enumerate(LABELS)}
     for ax, metric in zip(axes.flat, METRICS):
         rows = stats[stats["metric"] == metric].set_index("label").reindex(labels)
-        ax.bar(range(len(labels)), rows["mean"].to_numpy(), color=[colours[label] for label in labels])
-        if (rows["mean"] > 0).all():
+        means = rows["mean"].to_numpy()
+        spread = [(means - rows["ci95_low"]).fillna(0).to_numpy(), (rows["ci95_high"] - means).fillna(0).to_numpy()]
+        for i, label in enumerate(labels):
+            ax.errorbar(
+                [i], means[i : i + 1], yerr=[spread[0][i : i + 1], spread[1][i : i + 1]],
+                fmt="o", color=colours[label], capsize=3,
+            )  # fmt: skip
+        if (rows["ci95_low"].fillna(rows["mean"]) > 0).all():
             ax.set_yscale("log")
         ax.set_xticks(range(len(labels)), labels, rotation=45, ha="right", fontsize="small")
         kind, agg = metric.split("_")
