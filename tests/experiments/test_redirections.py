@@ -329,11 +329,11 @@ def test_table_ii_parameters_in_campaigns(tmp_path):
         assert 'label = "GSRPT"' in text
     assert "m_inst" not in text and "count_if_idle" not in text
     variant = Plan(
-        ("KTH-SP2",), 2, {"KTH-SP2": 15.0}, False, 0, tmp_path, skipped=(), m_mode="table1", count_if_idle=False
+        ("KTH-SP2",), 2, {"KTH-SP2": 15.0}, False, 0, tmp_path, skipped=(), m_mode="table1", count_if_idle=True
     )
     text = write_campaigns(tmp_path / "variant", variant)[0][0].read_text()
     assert "m_inst = 12 }" in text  # Table I: KTH-SP2 instances on 12 processors
-    assert 'label = "GSPT-RD"\nparams = { dedicated = 7, tau = 1, count_if_idle = false }' in text
+    assert 'label = "GSPT-RD"\nparams = { dedicated = 7, tau = 1, count_if_idle = true }' in text
 
 
 def test_quick_cli_writes_its_files(tmp_path):

@@ -139,8 +139,12 @@ def redirections(
         str, typer.Option("--m-mode", help="Processors per window: formula (round(m/Q)) or table1 (Table I's count).")
     ] = "formula",
     count_if_idle: Annotated[
-        bool, typer.Option(help="GSPT-RD counts arrivals while a main processor is idle (spec A5; literal reading).")
-    ] = True,
+        bool,
+        typer.Option(
+            help="GSPT-RD also counts arrivals that start at once on an idle main processor (the paper's literal "
+            "reading; default: only arrivals that wait)."
+        ),
+    ] = False,
     force: Annotated[bool, typer.Option(help="Write into a non-empty --out (its stored runs are reused).")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress on stderr.")] = False,
 ) -> None:
