@@ -14,7 +14,8 @@ RR: c x m_d, b = 0.02). All campaigns share one store (``<out>/store``), so a
 re-run skips stored runs and a tuning point equal to Table II's is run once.
 
 :func:`reproduce` runs them and writes the report (:func:`write_report`): Table I
-recomputed next to the paper's, every metric per trace and policy, bar charts in
+recomputed next to the paper's (every trace read on Table I's machine size m, the ``procs``
+of its workload), every metric per trace and policy, bar charts in
 the style of Figs 4-10, tuning lines as Fig. 3, and the six claims checked
 (:func:`check_claims`).
 """
@@ -249,6 +250,7 @@ def _campaign_text(name: str, plan_: Plan, policies: list[dict], suffix: str = "
         "[[workloads]]",
         f'name = "{name}"',
         f"trace = {json.dumps(trace)}",
+        f"procs = {TRACES[name].table1[0]}",
         f'windows = {{ sample = "random", count = {plan_.windows}, length = "{length:g}d" }}',
         'tasks = { conversion = "C", rounding = "round", clamp_dedicated = true'
         + (f", m_inst = {TRACES[name].table1[3]}" if plan_.m_mode == "table1" else "")
@@ -802,7 +804,8 @@ def write_report(
         f"Not reproduced: {', '.join(MISSING_TRACES)} (not in the shared traces folder)"
         + (f"; policies not registered, skipped: {', '.join(plan_.skipped)}" if plan_.skipped else "")
         + ".",
-        "Tasks: status 1, run time > 0, q > 0; conversion C (p = (q/Q) e on "
+        "Tasks: status 1, run time > 0, 0 < q <= m, with m the machine size of Table I (column procs_trace; "
+        "not the log header's MaxProcs: Curie's says 93,312); conversion C (p = (q/Q) e on "
         + (
             "round(m/Q) processors"
             if plan_.m_mode == "formula"
@@ -823,6 +826,8 @@ def write_report(
         [
             "trace",
             "windows",
+            "procs_trace",
+            "paper_procs_trace",
             "tasks_inst",
             "paper_tasks_inst",
             "procs_inst",
@@ -887,7 +892,7 @@ def _whole_trace(plan_: Plan) -> dict[str, dict]:
 
     out = {}
     for name in plan_.traces:
-        instance, report = task_jobs(str(plan_.traces_dir / TRACES[name].file))
+        instance, report = task_jobs(str(plan_.traces_dir / TRACES[name].file), procs=TRACES[name].table1[0])
         submit = instance.jobs.submit
         out[name] = {
             "n_jobs": len(instance.jobs),
