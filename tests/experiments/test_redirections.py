@@ -465,7 +465,15 @@ def test_tuned_table_picks_the_best_grid_point_and_the_papers():
     assert list(table.index.get_level_values("label").unique()) == ["SPT-RD", "GSPT-RR"]  # the paper's variant order
 
 
-TABLE_ONE_M = {"Curie": 80640, "HPC2N": 240, "KTH-SP2": 100, "LLNL-Thunder": 4096, "RICC": 8192}
+TABLE_ONE_M = {
+    "Curie": 80640,
+    "HPC2N": 240,
+    "KTH-SP2": 100,
+    "LLNL-Thunder": 4096,
+    "Metacentrum": 806,
+    "RICC": 8192,
+    "SDSC-Blue-4.1": 1152,
+}
 """Lucarelli, Mendonca and Trystram (2017), Table I: the machine size m of each trace."""
 
 
@@ -476,7 +484,7 @@ def test_every_trace_is_read_on_table_one_machine_size(tmp_path):
 
     from schedlab.experiments.redirections import Plan, write_campaigns
 
-    assert {name: info.table1[0] for name, info in TRACES.items() if name in TABLE_ONE_M} == TABLE_ONE_M
+    assert {name: info.table1[0] for name, info in TRACES.items()} == TABLE_ONE_M  # all 7 of the paper
     names = tuple(TABLE_ONE_M)
     plan = Plan(names, 2, {n: TRACES[n].days for n in names}, False, 0, tmp_path, skipped=())
     main, _ = write_campaigns(tmp_path / "out", plan)
@@ -493,3 +501,14 @@ def test_table_one_machine_size_drives_conversion(tmp_path, tasks_trace):
     wider, report = task_jobs(str(tasks_trace), procs=640)
     assert header.platform.n_procs == 64 and wider.platform.n_procs == report.machine_procs == 640
     assert len(wider.jobs) == len(header.jobs)
+
+
+@pytest.mark.parametrize(("name", "kept"), [("Metacentrum", 86586), ("SDSC-Blue-4.1", 195587), ("LLNL-Thunder", 97875)])
+def test_table_one_task_counts_on_the_real_traces(traces_dir, name, kept):
+    """Status 1, run time > 0, 0 < q <= Table I's m keeps exactly Table I's #tasks of the whole trace
+    (Metacentrum has no header: 806 processors from Table I)."""
+    from schedlab.campaign.expand import task_jobs
+
+    info = TRACES[name]
+    instance, report = task_jobs(str(traces_dir / info.file), procs=info.table1[0])
+    assert len(instance.jobs) == info.table1[1] == kept and report.machine_procs == info.table1[0]

@@ -5,7 +5,7 @@ runs in ``OUT/store`` (a rerun with ``--force`` reuses them), and writes CSVs,
 ``summary.md``/``summary.html``, figures and ``experiment.json`` into ``OUT``:
 
 * ``hybrid``: Bleuse (2017), ch. 3 (Table 3.1 instances, every CPU+GPU algorithm, Figs. 3.4-3.7);
-* ``redirections``: Lucarelli, Mendonca and Trystram (2017) (task windows of five traces, Table I, Figs. 3-10,
+* ``redirections``: Lucarelli, Mendonca and Trystram (2017) (task windows of seven traces, Table I, Figs. 3-10,
   the six claims);
 * ``locality-ch4``: Mendonca (2017), ch. 4 (300-job Curie samples, makespan deviations, local jobs);
 * ``locality-ch5``: Mendonca (2017), ch. 5 (7-day periods on fat trees, metrics normalised to basic, the claim).
@@ -133,7 +133,7 @@ def redirections(
     windows: Annotated[int | None, typer.Option(help="Windows per trace (default 20, or 3 with --quick).")] = None,
     trace: Annotated[
         list[str] | None,
-        typer.Option("--trace", help="Trace names to run (repeatable; default: all 5, or 2 with --quick)."),
+        typer.Option("--trace", help="Trace names to run (repeatable; default: all 7, or 2 with --quick)."),
     ] = None,
     m_mode: Annotated[
         str, typer.Option("--m-mode", help="Processors per window: formula (round(m/Q)) or table1 (Table I's count).")
@@ -148,7 +148,7 @@ def redirections(
     force: Annotated[bool, typer.Option(help="Write into a non-empty --out (its stored runs are reused).")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress on stderr.")] = False,
 ) -> None:
-    """Seed 004 experiment: task windows of 5 PWA traces, SPT families with and without redirection, Table I,
+    """Seed 004 experiment: task windows of the paper's 7 PWA traces, SPT families with and without redirection, Table I,
     Figs 3-10 and the six claims checked (spec 004-redirections section 5)."""
 
     with one_line_errors():

@@ -1,10 +1,10 @@
-"""Seed 004's experiment through the campaign runner: redirection policies on task windows of 5 PWA traces.
+"""Seed 004's experiment through the campaign runner: redirection policies on task windows of 7 PWA traces.
 
 Source: seed 004 (Lucarelli, Machado Mendonca, Trystram, CCGRID 2017) section V;
 spec 004-redirections sections 4 (instances), 5 (Tables I and II, tuning grids,
 the six qualitative claims), 7 (A7 m_d clamping, A9 windows, A11 seeds) and 8.
 
-The paper's 7 traces less the two not in the shared traces folder (Metacentrum,
+The paper's 7 traces (Curie, HPC2N, KTH-SP2, LLNL-Thunder, Metacentrum, RICC,
 SDSC-Blue-4.1): for each trace, one campaign specification (TOML, written to
 ``<out>/campaigns``) with a tasks workload of ``windows`` random windows of the
 trace's Table I length, and the policies FCFS, GSPT, SPT, GSRPT and SRPT (when
@@ -40,7 +40,6 @@ __all__ = [
     "BASE",
     "Claim",
     "LABELS",
-    "MISSING_TRACES",
     "METRICS",
     "Plan",
     "TRACES",
@@ -100,6 +99,12 @@ TRACES: dict[str, TraceInfo] = {
         (4096, 97875, 148, 48, 4601, 7),
         {"SPT-RD": (7, 2), "GSPT-RD": (10, 5), "SPT-RR": (8, 1.0), "GSPT-RR": (9, 1.0)},
     ),
+    "Metacentrum": TraceInfo(
+        "METACENTRUM-2009-2.swf.gz",
+        7,
+        (806, 86586, 157, 18, 4155, 7),
+        {"SPT-RD": (4, 5), "GSPT-RD": (3, 4), "SPT-RR": (3, 0.4), "GSPT-RR": (2, 0.2)},
+    ),
     "RICC": TraceInfo(
         "RICC-2010-2.swf.gz",
         7,
@@ -107,11 +112,16 @@ TRACES: dict[str, TraceInfo] = {
         {"SPT-RD": (10, 5), "GSPT-RD": (10, 10), "SPT-RR": (5, 0.2), "GSPT-RR": (5, 0.2)},
         10,
     ),
+    "SDSC-Blue-4.1": TraceInfo(
+        "SDSC-BLUE-2000-4.1-cln.swf.gz",
+        30,
+        (1152, 195587, 979, 27, 6263, 30),
+        {"SPT-RD": (5, 2), "GSPT-RD": (10, 1), "SPT-RR": (10, 1.0), "GSPT-RR": (8, 0.8)},
+    ),
 }
-"""The 5 traces of the paper available in the shared traces folder (spec section 4)."""
+"""The paper's 7 traces, in its order (Lucarelli, Mendonca and Trystram 2017, Tables I and II).
 
-MISSING_TRACES = {"Metacentrum": (806, 86586, 157, 18, 4155, 7), "SDSC-Blue-4.1": (1152, 195587, 979, 27, 6263, 30)}
-"""The paper's other 2 traces (Table I rows), not in the shared traces folder: not reproduced."""
+Metacentrum's log has no header: its machine size comes from Table I (806 processors), as for every trace."""
 
 QUICK = ("KTH-SP2", "HPC2N")
 LABELS = ("FCFS", "GSPT", "SPT", "GSRPT", "SRPT", "GSPT-RD", "SPT-RD", "GSPT-RR", "SPT-RR")
@@ -168,7 +178,7 @@ def plan(
     m_mode: str = "formula",
     count_if_idle: bool = False,
 ) -> Plan:
-    """The experiment's plan: all 5 traces and 20 windows, or with ``quick`` 3 windows of KTH-SP2 and HPC2N
+    """The experiment's plan: all 7 traces and 20 windows, or with ``quick`` 3 windows of KTH-SP2 and HPC2N
     (Table I lengths). Preemptive references missing from the registry are listed in ``skipped``.
 
     Raises
@@ -795,15 +805,13 @@ def write_report(
 
     failed = results[results["state"] != "done"] if "state" in results else results.iloc[:0]
     header = [
-        "# Seed 004 reproduction: redirecting heavy tasks",
+        "# Lucarelli, Mendonca and Trystram (2017): redirecting heavy tasks",
         "",
         f"Traces: {', '.join(plan_.traces)} ({plan_.windows} random windows each, Table I lengths "
         f"{', '.join(f'{n} {plan_.days[n]:g} d' for n in plan_.traces)}); seed {plan_.seed}; "
         f"{len(results)} runs ({len(failed)} not done){'' if tuning is None else f' and {len(tuning)} tuning runs'}"
         f"{'' if wall is None else f', {wall:.1f} s in all'}.",
-        f"Not reproduced: {', '.join(MISSING_TRACES)} (not in the shared traces folder)"
-        + (f"; policies not registered, skipped: {', '.join(plan_.skipped)}" if plan_.skipped else "")
-        + ".",
+        (f"Policies not registered, skipped: {', '.join(plan_.skipped)}." if plan_.skipped else ""),
         "Tasks: status 1, run time > 0, 0 < q <= m, with m the machine size of Table I (column procs_trace; "
         "not the log header's MaxProcs: Curie's says 93,312); conversion C (p = (q/Q) e on "
         + (
@@ -863,7 +871,7 @@ def write_report(
     esc = html.escape
     page = [
         "<!DOCTYPE html>",
-        '<html lang="en"><head><meta charset="utf-8"><title>schedlab: seed 004 redirections</title>',
+        '<html lang="en"><head><meta charset="utf-8"><title>schedlab: redirecting heavy tasks (Lucarelli et al. 2017)</title>',
         "<style>body{font-family:sans-serif;margin:2em;max-width:90em}table{border-collapse:collapse;margin:1em 0}"
         "td,th{border:1px solid #ccc;padding:2px 6px;text-align:right}td:first-child,td:nth-child(2){text-align:left}"
         "img{max-width:100%}</style></head><body>",
