@@ -236,6 +236,25 @@ def locality_ch4(
     block: Annotated[
         bool, typer.Option(help="Take 300 consecutive jobs from a random start (thesis section 1.2.3).")
     ] = False,
+    trace: Annotated[
+        str | None,
+        typer.Option(
+            "--trace",
+            help="Trace file in --traces (default: CEA-Curie-2011-2.1-cln-b1-clean2.swf.gz, the thesis's cleaned "
+            "Curie extract; CEA-Curie-2011-2.1-cln.swf.gz is the archive's log).",
+        ),
+    ] = None,
+    estimate: Annotated[
+        str,
+        typer.Option(help="Reservation lengths: exact (real run times, the thesis's setting) or requested."),
+    ] = "exact",
+    profile: Annotated[
+        str,
+        typer.Option(
+            help="sets (every variant reserves processor ids, the thesis's Algorithm 1) or counts (basic and "
+            "best-effort variants reserve counts and choose processors at the start)."
+        ),
+    ] = "sets",
     force: Annotated[bool, typer.Option(help="Write into a non-empty --out (its stored runs are reused).")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress, no summary.")] = False,
 ) -> None:
@@ -243,14 +262,20 @@ def locality_ch4(
     conservative backfilling with basic, becont, cont, beloc, loc; makespan deviation from basic, contiguous and
     local jobs, locality ratio."""
     from schedlab.errors import InputError
-    from schedlab.experiments.locality_ch4 import Plan, reproduce
+    from schedlab.experiments.locality_ch4 import THESIS_TRACE, Plan, reproduce
+    from schedlab.policies.rigid.conservative import ESTIMATES, PROFILES
 
     with one_line_errors():
         _check_campaign_options(out_dir, force, jobs, ("--instances", instances))
         if block and with_replacement:
             raise InputError("--block", message="a block of consecutive jobs cannot be drawn with replacement")
+        for option, value, allowed in (("--estimate", estimate, ESTIMATES), ("--profile", profile, PROFILES)):
+            if value not in allowed:
+                raise InputError(option, field=option, value=value, expected=f"one of {', '.join(allowed)}")
         plan = Plan(
-            trace=str(traces / "CEA-Curie-2011-2.1-cln.swf.gz"),
+            trace=str(traces / (trace or THESIS_TRACE)),
+            exact=estimate == "exact",
+            profile=profile,
             seed=seed,
             with_replacement=with_replacement,
             block=block,
