@@ -191,7 +191,7 @@ def locality_ch5(
     ] = None,
     trace: Annotated[
         list[str] | None,
-        typer.Option("--trace", help="Platforms to run (repeatable; default: all 5, or 2 with --quick)."),
+        typer.Option("--trace", help="Platforms to run (repeatable; default: all 6, or 2 with --quick)."),
     ] = None,
     forced: Annotated[
         bool | None,
@@ -202,7 +202,7 @@ def locality_ch5(
     force: Annotated[bool, typer.Option(help="Write into a non-empty --out (its stored runs are reused).")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress on stderr.")] = False,
 ) -> None:
-    """Seed 000 ch. 5 experiment: 7-day periods of the Table 5.2 traces on fat trees, quadratic penalty F = 2,
+    """Mendonca (2017) ch. 5: 7-day periods of the six Table 5.2 traces on fat trees, quadratic penalty F = 2,
     conservative backfilling with topology-aware allocators, normalised to basic (spec 000-ch4-5 section 5.2)."""
 
     with one_line_errors():
