@@ -135,7 +135,7 @@ TASK_POLICIES = ("gspt", "spt", "gspt-rd", "spt-rd", "gspt-rr", "spt-rr", "gsrpt
 PINNED_TASKS = {
     ("KTH", "gspt"): ("78f56c0162f72399", "45a1849fec93f2d5"),
     ("KTH", "spt"): ("e7d7941419106f0f", "06a65aac542a0bb1"),
-    ("KTH", "gspt-rd"): ("fcddc2a846a756e1", "c86ad86470390467"),
+    ("KTH", "gspt-rd"): ("c2375a74bdb4ed0f", "4efd4a29761e615f"),
     ("KTH", "spt-rd"): ("f9d06791d19d2634", "ae3df3cbc1473279"),
     ("KTH", "gspt-rr"): ("05fe97f7ef4b5a1b", "f12f5ee291069122"),
     ("KTH", "spt-rr"): ("27f7c0732b6f076f", "5dd98b0e1fa88e8f"),
@@ -144,7 +144,7 @@ PINNED_TASKS = {
     ("KTH", "fcfs"): ("f3cb944bbdd0142c", "4aab667233ac61dc"),
     ("Curie", "gspt"): ("b8d1ddbff10355b0", "817c5b3daab820ba"),
     ("Curie", "spt"): ("615379e5643f4136", "73aca4bc2683ad33"),
-    ("Curie", "gspt-rd"): ("d2c89642a623e096", "7c8e091bbbfd4cab"),
+    ("Curie", "gspt-rd"): ("074d535c278cd4ff", "299c604427423921"),
     ("Curie", "spt-rd"): ("8fff9023b066910e", "5a3ff479c6728df2"),
     ("Curie", "gspt-rr"): ("51ca97a535d7181c", "2b70985dbc69e25a"),
     ("Curie", "spt-rr"): ("efa3883c5b74a8a4", "47140c886088afde"),
@@ -269,12 +269,12 @@ def test_campaign_run_ids_of_the_shipped_example():
 
 
 PINNED_REPRODUCTIONS = {
-    ("redirections", "runs.csv"): "74dd95c8a6567ce3",
-    ("redirections", "metrics.csv"): "f25dbfc6d7cbd5e7",
+    ("redirections", "runs.csv"): "a87ec2e447bbc09f",
+    ("redirections", "metrics.csv"): "b990818ef7c161cc",
     ("locality-ch5", "runs.csv"): "8c25bac53f95c8a9",
     ("locality-ch5", "metrics.csv"): "4df1019f2fac09c2",
-    ("locality-ch4", "runs.csv"): "bd48dcb3d2fb927c",
-    ("locality-ch4", "summary.csv"): "a525769b3c5febd4",
+    ("locality-ch4", "runs.csv"): "6d9977bfe81db37c",
+    ("locality-ch4", "summary.csv"): "24fa2433b7d51133",
     ("hybrid", "runs.csv"): "b4b3108e226f9a83",
     ("hybrid", "steps.csv"): "abd848c1b884ca5d",
     ("stretch", "runs-sequential.csv"): "cfa1afb5a5fb4546",
