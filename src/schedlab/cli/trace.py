@@ -29,7 +29,7 @@ def trace_list(
     """The archive's logs schedlab knows by name (pwa:NAME), their size, where they are here, their quirks."""
     from schedlab.workload.archive import LOGS, find_local
 
-    rows = []
+    rows: list[dict] = []
     for log in LOGS.values():
         local = find_local(log, traces)
         rows.append(

@@ -81,7 +81,8 @@ class Comparison:
 def _labels(paths: list[Path]) -> list[str]:
     """Each run's folder name (the file's folder for a jobs.csv), made unique by a ``#k`` suffix."""
     names = [p.name if p.is_dir() else p.parent.name if p.name == "jobs.csv" else p.stem for p in paths]
-    out, seen = [], {}
+    out: list[str] = []
+    seen: dict[str, int] = {}
     for name in names:
         name = name or "run"
         seen[name] = seen.get(name, 0) + 1
@@ -177,15 +178,16 @@ def _per_job(run: RunFiles, tau: float) -> dict[str, np.ndarray]:
 def _classes(run: RunFiles) -> list[tuple[str, np.ndarray]]:
     jobs = run.instance.jobs
     out = [("all jobs", np.ones(len(jobs), dtype=bool))]
-    for low, high in SIZE_CLASSES:
+    size_classes: tuple[tuple[int, float], ...] = SIZE_CLASSES
+    for low, high in size_classes:
         mask = (jobs.procs >= low) & (jobs.procs <= high)
         name = f"{low} processor{'s' if high > 1 else ''}" if low == high else f"{low}-{high} processors"
         if math.isinf(high):
             name = f">= {low} processors"
         if mask.any():
             out.append((name, mask))
-    for name, low, high in RUNTIME_CLASSES:
-        mask = (jobs.run_time >= low) & (jobs.run_time < high)
+    for name, shortest, longest in RUNTIME_CLASSES:
+        mask = (jobs.run_time >= shortest) & (jobs.run_time < longest)
         if mask.any():
             out.append((f"run time {name}", mask))
     return out
