@@ -99,7 +99,7 @@ def test_the_command_writes_tables_and_one_self_contained_page(tmp_path):
     out = tmp_path / "cmp"
     result = runner.invoke(app, ["compare", str(base), str(other / "jobs.csv"), "--procs", "10", "--out", str(out)])
     assert result.exit_code == 0, result.output
-    assert "of 3 jobs, 1 started earlier, 1 later, 1 at the same time" in result.stdout
+    assert "of 3 jobs, 1 started earlier, 1 later, 1 at the same time as in base" in result.stdout
     page = (out / "compare.html").read_text()
     assert page.count("data:image/png;base64,") == 3 and "<script" not in page and 'src="http' not in page
     assert (out / "deltas.csv").read_text().startswith("run,jobs,started in both,earlier,same,later")

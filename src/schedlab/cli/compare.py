@@ -69,7 +69,7 @@ def compare(
     for row in every.to_dict(orient="records"):
         out.print(
             f"{row['run']}: of {row['started in both']:,} jobs, {row['earlier']:,} started earlier, "
-            f"{row['later']:,} later, {row['same']:,} at the same time than in {labels[0]} "
+            f"{row['later']:,} later, {row['same']:,} at the same time as in {labels[0]} "
             f"(mean delta {number(row['mean delta (s)'])} s)",
             markup=False,
         )

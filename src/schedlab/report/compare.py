@@ -14,7 +14,7 @@ What :func:`compare` gives:
 - ``deltas``: per run after the first, per class of jobs (all jobs, size
   classes by processors, run-time classes by the trace's run time), the jobs
   started in both runs, how many started earlier, later or at the same time
-  than in the first run, and the mean and median start delta in seconds
+  as in the first run, and the mean and median start delta in seconds
   (negative: earlier, better);
 - ``wait``, ``bsld``: each run's per-job waits and bounded slowdowns (started
   jobs), for the empirical CDFs;
@@ -253,21 +253,18 @@ def _figures(c: Comparison) -> list[tuple[str, bytes]]:
     import matplotlib.pyplot as plt
 
     out = []
-    for title, values, xlabel in (
-        ("Waiting time, empirical CDF", c.wait, "wait (s)"),
-        (f"Bounded slowdown (tau = {c.tau:g} s), empirical CDF", c.bsld, "bounded slowdown"),
+    styles = ("-", "--", ":", "-.")  # runs often overlap: each its own dash pattern
+    for title, values, xlabel, floor in (
+        ("Waiting time, empirical CDF", c.wait, "wait (s, log scale; waits below 0.1 s drawn at 0.1 s)", 0.1),
+        (f"Bounded slowdown (tau = {c.tau:g} s), empirical CDF", c.bsld, "bounded slowdown (log scale)", 1.0),
     ):
         fig, ax = plt.subplots(figsize=(7, 4))
-        for label, v in zip(c.labels, values):
+        for k, (label, v) in enumerate(zip(c.labels, values)):
             x = np.sort(v)
-            ax.step(
-                np.maximum(x, 1e-1 if "wait" in xlabel else 1.0),
-                np.arange(1, x.size + 1) / max(1, x.size),
-                where="post",
-                label=label,
-            )
+            y = np.arange(1, x.size + 1) / max(1, x.size)
+            ax.step(np.maximum(x, floor), y, where="post", label=label, linestyle=styles[k % len(styles)])
         ax.set_xscale("log")
-        ax.set_xlabel(xlabel + " (log scale)")
+        ax.set_xlabel(xlabel)
         ax.set_ylabel("fraction of started jobs")
         ax.set_title(title)
         ax.legend()
@@ -276,8 +273,8 @@ def _figures(c: Comparison) -> list[tuple[str, bytes]]:
         plt.close(fig)
     fig, ax = plt.subplots(figsize=(9, 4))
     days = (c.utilization["time"] - c.utilization["time"].iloc[0]) / 86400.0
-    for label in c.labels:
-        ax.plot(days, c.utilization[label], label=label, linewidth=1)
+    for k, label in enumerate(c.labels):
+        ax.plot(days, c.utilization[label], label=label, linewidth=1, linestyle=styles[k % len(styles)])
     ax.set_xlabel(f"days from the first submission ({BINS} bins)")
     ax.set_ylabel("utilization")
     ax.set_ylim(0, 1.05)
