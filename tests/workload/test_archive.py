@@ -9,6 +9,7 @@ from __future__ import annotations
 import gzip
 import hashlib
 import http.server
+import json
 import threading
 
 import pytest
@@ -135,3 +136,37 @@ def test_unknown_names_suggest_close_ones():
     with pytest.raises(InputError, match=r"^pwa:KTH-SP2: not a log .*did you mean KTH-SP2-1996-2.1-cln\?"):
         get_log("pwa:KTH-SP2")
     assert get_log("HPC2N-2002-2.2-cln.swf.gz").folder == "l_hpc2n"
+
+
+def test_trace_list_and_fetch_commands(tmp_path, server, traces_dir, monkeypatch):
+    from typer.testing import CliRunner
+
+    from schedlab.cli import app
+
+    url, handler = server
+    log = LOGS["NASA-iPSC-1993-3.1-cln"]
+    handler.files[f"/{log.folder}/{log.file}"] = (traces_dir / log.file).read_bytes()
+    monkeypatch.setenv("SCHEDLAB_ARCHIVE_URL", url)
+    monkeypatch.setenv("SCHEDLAB_CACHE", str(tmp_path / "cache"))
+    monkeypatch.delenv("SCHEDLAB_TRACES", raising=False)
+    runner = CliRunner()
+    listed = {row["name"]: row for row in json.loads(runner.invoke(app, ["trace", "list", "--json"]).stdout)}
+    assert listed[log.name]["where"] is None and listed[log.name]["sha256"] == log.sha256
+    fetched = runner.invoke(app, ["trace", "fetch", "pwa:" + log.name, "-q"])
+    assert fetched.exit_code == 0, fetched.output
+    assert f"{log.name}: fetched to {tmp_path / 'cache' / log.file}" in fetched.stderr
+    again = runner.invoke(app, ["trace", "fetch", log.name])
+    assert "already at" in again.stderr
+    listed = {row["name"]: row for row in json.loads(runner.invoke(app, ["trace", "list", "--json"]).stdout)}
+    assert listed[log.name]["where"] == str(tmp_path / "cache" / log.file)
+    mirrored = runner.invoke(app, ["trace", "list", "--json", "--traces", str(traces_dir)])
+    assert {row["name"]: row for row in json.loads(mirrored.stdout)}["HPC2N-2002-2.2-cln"]["where"] == str(
+        traces_dir / "HPC2N-2002-2.2-cln.swf.gz"
+    )
+    unknown = runner.invoke(app, ["trace", "fetch", log.name, "NOPE-1"])
+    assert unknown.exit_code == 1 and "pwa:NOPE-1: not a log schedlab knows by name" in unknown.stderr
+    run = runner.invoke(
+        app, ["simulate", "pwa:" + log.name, "--window", "0:2d", "--json", "--traces", str(tmp_path / "nowhere")]
+    )
+    assert run.exit_code == 0, run.output
+    assert json.loads(run.stdout)["run"]["workload"] == str(tmp_path / "cache" / log.file)

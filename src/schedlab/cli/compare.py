@@ -74,4 +74,4 @@ def compare(
             markup=False,
         )
     if written:
-        err.print("wrote " + ", ".join(str(p) for p in written), markup=False)
+        err.print("wrote " + ", ".join(str(p) for p in written), markup=False, soft_wrap=True)

@@ -41,7 +41,7 @@ def metrics(
         print(json.dumps({**values, "run": files.info, "source": source}, sort_keys=True, indent=2))
         return
     for note in files.notes:
-        err.print(f"note: {note}", markup=False)
+        err.print(f"note: {note}", markup=False, soft_wrap=True)
     policy = files.info.get("policy") or "run"
     title = f"{policy} from {files.path} (P={source['n_procs']:,}, from {files.n_procs_from})"
     out.print(metrics_of_table(values, title))

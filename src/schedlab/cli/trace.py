@@ -47,6 +47,8 @@ def trace_list(
         print(json.dumps(rows, indent=2))
         return
     table = Table("name (pwa:NAME)", "jobs", "MaxProcs", "here", "notes", title="Parallel Workloads Archive logs")
+    table.columns[0].no_wrap = True
+    table.columns[3].overflow = "fold"
     for row in rows:
         table.add_row(row["name"], number(row["jobs"]), number(row["max_procs"]), row["where"] or "-", row["notes"])
     out.print(table)
@@ -66,11 +68,11 @@ def trace_fetch(
         for log in logs:
             local = find_local(log, traces)
             if local is not None:
-                err.print(f"{log.name}: already at {local}", markup=False)
+                err.print(f"{log.name}: already at {local}", markup=False, soft_wrap=True)
                 continue
             with progress_bar(enabled=not quiet and err.is_terminal, what=f"fetching {log.name}") as progress:
                 path = fetch(log, progress=progress)
-            err.print(f"{log.name}: fetched to {path}", markup=False)
+            err.print(f"{log.name}: fetched to {path}", markup=False, soft_wrap=True)
 
 
 @trace_app.command("info")
