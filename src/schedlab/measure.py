@@ -13,7 +13,8 @@ What a ``jobs.csv`` gives back (ours, or one written by Batsim):
   non-positive one becomes the run time, as the SWF reader does), and the run
   time: our ``run_time`` column, else Batsim's ``execution_time``;
 - schedule: ``starting_time``, ``finish_time``, ``allocated_resources``
-  (interval notation), and the status: ``final_state`` when present
+  (interval notation; a job may hold more resources than it asked, as on
+  partitions, and utilization then counts what it held), and the status: ``final_state`` when present
   (``COMPLETED_SUCCESSFULLY`` is completed, another ``COMPLETED_*`` word, a job
   that ran and did not complete, counts as killed, ``REJECTED*`` as rejected),
   else ``success`` and whether the job started;
@@ -49,6 +50,7 @@ from schedlab.platform.base import Platform
 from schedlab.platform.homogeneous import Machine
 from schedlab.platform.intervals import parse_allocation
 from schedlab.platform.registry import parse_platform
+from schedlab.runtime.partition import PartitionRuntime
 from schedlab.schedule import Instance, JobStatus, Piece, Schedule
 from schedlab.workload.jobs import JobTable
 
@@ -168,20 +170,22 @@ def read_run(path: str | os.PathLike, *, procs: int | None = None) -> RunFiles:
     allocs: list = [None] * n
     texts = frame["allocated_resources"].tolist()
     widest = 0
+    larger = False  # a job on more resources than it asked: a partition (Krevat 2003)
     for i in np.flatnonzero(started).tolist():
         try:
             alloc = parse_allocation(texts[i])
         except ValueError:
             raise InputError(source, i + 2, "allocated_resources", texts[i], "Batsim's interval notation") from None
         size = sum(hi - lo for lo, hi in alloc)
-        if size != procs_col[i]:
+        if size < procs_col[i]:
             raise InputError(
                 source,
                 i + 2,
                 "allocated_resources",
                 texts[i],
-                f"{procs_col[i]} resources (requested_number_of_resources), it has {size}",
+                f"at least {procs_col[i]} resources (requested_number_of_resources), it has {size}",
             )
+        larger |= size > procs_col[i]
         allocs[i] = alloc
         widest = max(widest, alloc[-1][1])
 
@@ -222,7 +226,11 @@ def read_run(path: str | os.PathLike, *, procs: int | None = None) -> RunFiles:
         aborted=aborted,
         policy=str(run_info.get("policy", "")),
     )
-    return RunFiles(csv_path, frame, Instance(jobs, platform), schedule, stored, how, notes)
+    if "w_util" in stored:
+        notes.append("a partition scheduler's capacity and migration counters are not in jobs.csv (see metrics.json)")
+    # a job on a larger partition: sizes, and so utilization, from the allocations
+    instance = Instance(jobs, platform, PartitionRuntime(jobs)) if larger else Instance(jobs, platform)
+    return RunFiles(csv_path, frame, instance, schedule, stored, how, notes)
 
 
 def _statuses(frame: pd.DataFrame, start: np.ndarray) -> np.ndarray:
