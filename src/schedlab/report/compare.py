@@ -79,8 +79,12 @@ class Comparison:
 
 
 def _labels(paths: list[Path]) -> list[str]:
-    """Each run's folder name (the file's folder for a jobs.csv), made unique by a ``#k`` suffix."""
-    names = [p.name if p.is_dir() else p.parent.name if p.name == "jobs.csv" else p.stem for p in paths]
+    """Each run's folder name (the folder of a ``jobs.csv``, the stem of another CSV file; a run in memory
+    is named by its policy), made unique by a ``#k`` suffix."""
+    names = [
+        p.parent.name if p.name == "jobs.csv" else p.stem if p.suffix == ".csv" and not p.is_dir() else p.name
+        for p in paths
+    ]
     out: list[str] = []
     seen: dict[str, int] = {}
     for name in names:
