@@ -331,7 +331,7 @@ def read_jobs_csv(path: str | os.PathLike) -> pd.DataFrame:
     except ValueError as error:  # a text where a number was expected, a ragged line
         raise InputError(str(path), message=f"not a readable jobs.csv ({str(error).splitlines()[0]})") from None
     for c in _INT_COLUMNS:
-        if c in frame.columns:
+        if c in frame.columns and not pd.api.types.is_integer_dtype(frame[c]):  # a text or an empty field
             bad = ~frame[c].map(lambda v: isinstance(v, (int, np.integer)) or str(v).lstrip("-").isdigit())
             if bad.any():
                 i = int(np.flatnonzero(bad.to_numpy())[0])

@@ -119,6 +119,7 @@ def test_metrics_of_a_kth_window_equal_its_metrics_json(tmp_path, traces_dir):
         (2, "allocated_resources", "0-x", "interval notation"),
         (3, "allocated_resources", "0-2", "at least 4 resources"),
         (2, "finish_time", "-5", "a time >= starting_time"),
+        (4, "requested_number_of_resources", "x", "an integer"),
     ],
 )
 def test_bad_jobs_csv_is_one_line_naming_the_line_and_field(tmp_path, data_dir, line, field, text, expected):
