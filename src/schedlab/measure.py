@@ -171,12 +171,16 @@ def read_run(path: str | os.PathLike, *, procs: int | None = None) -> RunFiles:
     texts = frame["allocated_resources"].tolist()
     widest = 0
     larger = False  # a job on more resources than it asked: a partition (Krevat 2003)
+    parsed: dict[str, tuple] = {}  # the same texts recur (a 240-processor machine has few allocations)
     for i in np.flatnonzero(started).tolist():
-        try:
-            alloc = parse_allocation(texts[i])
-        except ValueError:
-            raise InputError(source, i + 2, "allocated_resources", texts[i], "Batsim's interval notation") from None
-        size = sum(hi - lo for lo, hi in alloc)
+        known = parsed.get(texts[i])
+        if known is None:
+            try:
+                alloc = parse_allocation(texts[i])
+            except ValueError:
+                raise InputError(source, i + 2, "allocated_resources", texts[i], "Batsim's interval notation") from None
+            known = parsed[texts[i]] = (alloc, sum(hi - lo for lo, hi in alloc))
+        alloc, size = known
         if size < procs_col[i]:
             raise InputError(
                 source,

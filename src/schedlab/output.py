@@ -349,7 +349,7 @@ def _typed(frame: pd.DataFrame) -> pd.DataFrame:
         if c in frame.columns:
             frame[c] = frame[c].fillna("").astype(str)
     ids = frame["job_id"].astype(str)
-    frame["job_id"] = ids.astype(np.int64) if ids.map(lambda s: re.fullmatch(r"-?\d+", s) is not None).all() else ids
+    frame["job_id"] = ids.astype(np.int64) if ids.str.fullmatch(r"-?\d+").all() else ids
     return frame
 
 
