@@ -17,8 +17,9 @@ $(VENV)/.installed: $(BIN)/activate pyproject.toml rust/Cargo.toml rust/Cargo.lo
 	$(BIN)/pip install --quiet -e ".[test]"
 	touch $@
 
+# The HPC2N log by name: from $(TRACES) when it holds it, else downloaded once into the cache (checksum verified).
 demo: $(VENV)/.installed
-	$(BIN)/schedlab simulate $(TRACES)/HPC2N-2002-2.2-cln.swf.gz --policy easy --out runs/demo-hpc2n-easy --force
+	SCHEDLAB_TRACES=$(TRACES) $(BIN)/schedlab simulate pwa:HPC2N-2002-2.2-cln --policy easy --out runs/demo-hpc2n-easy --force
 
 test: browser $(VENV)/.installed
 	$(BIN)/python -m pytest $(PYTEST_ARGS)

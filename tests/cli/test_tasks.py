@@ -76,7 +76,7 @@ def test_tasks_csv_fcfs_19_against_dasedf_9(tmp_path):
     dasedf = _json(["tasks", "simulate", path, "--m", "1", "-p", "dasedf", "--json", "--out", out])
     assert dasedf["max_stretch"] == 9.0 and dasedf["mean_stretch"] == pytest.approx(4.0) and dasedf["load"] == 10.5
     assert json.loads((out / "metrics.json").read_text())["max_stretch"] == 9.0
-    assert (out / "jobs.csv").read_text().splitlines()[3].split(",")[5] == "10"  # task 3 starts at 10
+    assert (out / "jobs.csv").read_text().splitlines()[3].split(",")[6] == "10"  # task 3 starts at 10 (starting_time)
 
 
 def test_tasks_generate_is_seeded_and_simulated(tmp_path):
