@@ -162,7 +162,7 @@ def tasks_simulated(tmp_path: Path, trace: Path, policy: str, window: str) -> tu
         trace,
         "--policy",
         policy,
-        "--window",
+        "--random-window",
         window,
         "--seed",
         "3",

@@ -78,13 +78,12 @@ def test_same_run_twice_gives_byte_identical_files(tmp_path, data_dir):
         (["simulate", "{data}/bad_field.swf"], r"bad_field.swf:3: field 8"),
         (
             ["simulate", "{data}/tiny.swf", "--policy", "nope"],
-            r"policy = nope, expected one of conservative, dasedf, dbos, easy, fcfs",
+            r"policy = nope, expected one of conservative, easy, fcfs, flat-backfill",
         ),
         (["simulate", "{data}/tiny.swf", "--param", "depth=2"], r"depth"),
         (["simulate", "{data}/tiny.swf", "--param", "order"], r"expected key=value"),
         (["simulate", "{data}/tiny.swf", "--param", "order=lifo"], r"order = lifo"),
         (["simulate", "{data}/tiny.swf", "--window", "9:3"], r"--window"),
-        (["simulate", "{data}/tiny_batsim.json", "--procs", "2"], r"job 3 processors = 4, expected at most 2"),
         (["trace", "info", "{data}/bad_count.swf"], r"bad_count.swf:\d+: expected 18 fields"),
     ],
 )
@@ -138,3 +137,11 @@ def test_trace_convert_round_trip_swf_json_swf(tmp_path, data_dir):
             assert getattr(a, column).tolist() == getattr(original.jobs, column).tolist()
     result = invoke("trace", "convert", data_dir / "tiny.swf", json_path)
     assert result.exit_code == 1 and "exists" in result.stderr
+
+
+def test_a_job_wider_than_the_machine_is_dropped_and_counted_in_swf_and_batsim_json(data_dir):
+    """The same rule for both formats: wider than --procs (or the header's size) is dropped, counted, reported."""
+    batsim = json.loads(invoke("simulate", data_dir / "tiny_batsim.json", "--procs", "2", "--json").stdout)
+    assert batsim["n_jobs"] == 1 and batsim["run"]["filters"] == {"processors > P (P=2)": 2}
+    swf = json.loads(invoke("simulate", data_dir / "tiny.swf", "--procs", "2", "--json").stdout)
+    assert swf["run"]["filters"]["processors > P (P=2)"] == 3 and swf["n_jobs"] == 1
