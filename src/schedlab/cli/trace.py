@@ -18,16 +18,17 @@ trace_app = typer.Typer(help="Inspect and convert workload traces.", no_args_is_
 
 @trace_app.command("info")
 def trace_info(
-    trace: Annotated[Path, typer.Argument(help="SWF trace (.swf or .swf.gz).")],
-    procs: Annotated[int | None, typer.Option(help="Machine size P (default: the header's MaxProcs).")] = None,
+    trace: Annotated[Path, typer.Argument(help="SWF trace (.swf or .swf.gz) or Batsim JSON workload (.json).")],
+    procs: Annotated[
+        int | None, typer.Option(help="Machine size P (default: the header's MaxProcs, or nb_res).")
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
 ) -> None:
     """Size, span, load, job-size and run-time distributions of TRACE, and what the default filters drop."""
-    from schedlab.workload.stats import trace_summary
-    from schedlab.workload.swf import read_swf
+    from schedlab.workload.stats import workload_summary
 
     with one_line_errors():
-        summary = trace_summary(read_swf(trace), procs=procs)
+        summary = workload_summary(trace, procs=procs)
     if as_json:
         print(json.dumps(summary, sort_keys=True, indent=2))
         return
@@ -75,8 +76,6 @@ def _summary_table(summary: dict) -> Table:
             continue
         if isinstance(value, dict):
             text = ", ".join(f"{k}: {number(v) if not isinstance(v, str) else v}" for k, v in value.items())
-        elif isinstance(value, (list, tuple)):
-            text = "; ".join(f"{what}: {number(count)}" for what, count in value)
         else:
             text = number(value) if isinstance(value, (int, float)) else str(value)
         table.add_row(key.replace("_", " "), text)

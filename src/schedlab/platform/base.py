@@ -28,14 +28,14 @@ from typing import Protocol, runtime_checkable
 
 import numpy as np
 
+from schedlab.platform.intervals import Allocation
+
+__all__ = ["MAX_PROCS", "Platform", "ResourceKind", "kind_ids"]
+
 MAX_PROCS = 2**26
 """The most resources a platform may have (67,108,864): far beyond any machine of the Parallel Workloads
 Archive, and small enough that the per-processor state some policies keep (the task policies' idle lists,
 the validator's busy bitset) fits in memory. A larger ``--procs`` is refused, not attempted."""
-
-from schedlab.platform.intervals import Allocation
-
-__all__ = ["Platform", "ResourceKind", "kind_ids"]
 
 
 @dataclass(frozen=True, slots=True)
