@@ -81,13 +81,13 @@ def test_tasks_csv_fcfs_19_against_dasedf_9(tmp_path):
 
 def test_tasks_generate_is_seeded_and_simulated(tmp_path):
     args = ["tasks", "generate", "--n", "400", "--m", "20", "--dist", "uniform:1,10", "--load", "18", "--seed", "4"]
-    for name in ("a.csv", "b.csv"):
+    for name in ("a", "b"):
         result = runner.invoke(app, [*args, "--out", str(tmp_path / name)])
         assert result.exit_code == 0 and "400 sequential tasks" in result.stdout
-    assert (tmp_path / "a.csv").read_bytes() == (tmp_path / "b.csv").read_bytes()
-    again = runner.invoke(app, [*args, "--out", str(tmp_path / "a.csv")])
-    assert again.exit_code == 1 and "use --force" in again.stderr
-    data = _json(["tasks", "simulate", tmp_path / "a.csv", "--procs", "20", "-p", "dasedf", "--json"])
+    assert (tmp_path / "a" / "tasks.csv").read_bytes() == (tmp_path / "b" / "tasks.csv").read_bytes()
+    again = runner.invoke(app, [*args, "--out", str(tmp_path / "a")])
+    assert again.exit_code == 1 and "tasks.csv: file exists (use --force to overwrite)" in again.stderr
+    data = _json(["tasks", "simulate", tmp_path / "a" / "tasks.csv", "--procs", "20", "-p", "dasedf", "--json"])
     assert data["n_jobs"] == 400 and data["max_stretch"] >= 1.0 and 10 < data["load"] < 30
 
 

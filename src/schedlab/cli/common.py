@@ -40,10 +40,13 @@ __all__ = [
     "check_out_file",
     "duration",
     "err",
+    "gantt_files",
     "metrics_table",
     "number",
+    "make_folder",
     "one_line_errors",
     "out",
+    "out_file",
     "parse_params",
     "procs_alias",
     "progress_bar",
@@ -181,6 +184,36 @@ def check_out_file(path: Path | None, force: bool, option: str) -> None:
         raise InputError(str(path), message="file exists (use --force to overwrite)")
     if not path.parent.is_dir():
         _probe_folder(path.parent)
+
+
+def out_file(folder: Path, name: str, force: bool) -> Path:
+    """``FOLDER/NAME``, the one file a single-file writer puts in its ``--out`` folder: checked before any work
+    (an existing file needs ``--force``, the folder must be creatable), the folder created when the work is done
+    by the writer itself (:func:`make_folder`)."""
+    if folder.exists() and not folder.is_dir():
+        raise InputError(str(folder), message="--out must be a directory, this is a file")
+    target = folder / name
+    check_out_file(target, force, "--out")
+    return target
+
+
+def gantt_files(gantt: Path | None, names: list[str], force: bool) -> dict[str, Path]:
+    """The chart file of each of ``names`` for a ``--gantt FILE`` option: FILE itself for one name,
+    ``FILE_NAME.png`` for several; each checked before any work (existing ones need ``--force``)."""
+    if gantt is None:
+        return {}
+    files = {
+        name: gantt if len(names) == 1 else gantt.with_name(f"{gantt.stem}_{name}{gantt.suffix}") for name in names
+    }
+    for path in files.values():
+        check_out_file(path, force, "--gantt")
+    return files
+
+
+def make_folder(path: Path) -> Path:
+    """Create ``path`` (and its parents) if missing; returns it."""
+    path.mkdir(parents=True, exist_ok=True)
+    return path
 
 
 def _probe_folder(path: Path) -> None:

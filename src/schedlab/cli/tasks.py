@@ -17,6 +17,7 @@ from schedlab.cli.common import (
     check_out_dir,
     duration,
     err,
+    make_folder,
     metrics_table,
     one_line_errors,
     out,
@@ -25,6 +26,7 @@ from schedlab.cli.common import (
     progress_bar,
     stretch_table,
 )
+from schedlab.cli.common import out_file as out_file_in
 from schedlab.cli.common import window as parse_window
 
 tasks_app = typer.Typer(
@@ -197,25 +199,24 @@ def generate(
     load: Annotated[
         float, typer.Option("--load", help="Target load: total work over the release span (processors kept busy).")
     ],
-    out_file: Annotated[Path, typer.Option("--out", "-o", help="The tasks CSV to write.")],
+    out_dir: Annotated[Path, typer.Option("--out", "-o", help="Directory to write tasks.csv into.")],
     m: Annotated[int, typer.Option("--m", help="Processor counts the run times cover (ssm-like).")] = 300,
     seed: Annotated[int, typer.Option(help="Seed of the draws (same seed, same file).")] = 0,
-    force: Annotated[bool, typer.Option(help="Overwrite an existing --out file.")] = False,
+    force: Annotated[bool, typer.Option(help="Overwrite an existing tasks.csv in --out.")] = False,
 ) -> None:
-    """Write random independent tasks as a tasks CSV: releases by exponential inter-arrival times whose rate
+    """Write random independent tasks as OUT/tasks.csv: releases by exponential inter-arrival times whose rate
     gives the target load, sizes from --dist."""
     import numpy as np
 
-    from schedlab.errors import InputError
     from schedlab.metrics import processor_load
     from schedlab.workload.jobs import JobTable
     from schedlab.workload.moldable_csv import write_tasks_csv
     from schedlab.workload.stretch_generators import generate_tasks
 
     with one_line_errors():
-        if out_file.exists() and not force:
-            raise InputError(str(out_file), message="file exists (use --force to overwrite)")
+        out_file = out_file_in(out_dir, "tasks.csv", force)
         tasks = generate_tasks(dist, n, m, load=load, rng=np.random.default_rng(seed))
+        make_folder(out_dir)
         write_tasks_csv(tasks, out_file)
     sequential = isinstance(tasks, JobTable)
     release, p1 = (tasks.submit, tasks.run_time) if sequential else (tasks.release, tasks.p1)
