@@ -17,7 +17,6 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-import click
 import typer
 from rich.console import Console
 from rich.progress import (
@@ -97,7 +96,7 @@ class GuardedGroup(typer.core.TyperGroup):
     OverflowError, MemoryError) ends as one ``error:`` line and exit status 1, never a traceback; usage
     errors keep click's exit status 2. ``schedlab --debug`` lets the traceback through."""
 
-    def invoke(self, ctx: click.Context):
+    def invoke(self, ctx):
         try:
             return super().invoke(ctx)
         except (SchedlabError, OSError, ValueError, OverflowError, MemoryError) as error:

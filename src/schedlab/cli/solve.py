@@ -56,7 +56,8 @@ def hybrid(
     generate: Annotated[str | None, typer.Option(help="Generate a Table 3.1 instance: n=..,m=..,k=..,seed=..")] = None,
     algo: Annotated[str, typer.Option("--algo", "-a", help="Comma-separated registered algorithms.")] = "approx32",
     out_dir: Annotated[
-        Path | None, typer.Option("--out", "-o", help="Write instance.json and one schedule JSON per algorithm.")
+        Path | None,
+        typer.Option("--out", "-o", help="Directory for instance.json and one schedule JSON per algorithm."),
     ] = None,
     force: Annotated[
         bool, typer.Option(help="Overwrite a non-empty --out directory and existing --gantt files.")
@@ -189,7 +190,8 @@ def io(
     ] = None,
     param: Annotated[list[str], typer.Option("--param", "-P", help="KEY=VALUE for the one --algo, repeatable.")] = [],
     out_dir: Annotated[
-        Path | None, typer.Option("--out", "-o", help="Write instance.json and one schedule JSON per algorithm.")
+        Path | None,
+        typer.Option("--out", "-o", help="Directory for instance.json and one schedule JSON per algorithm."),
     ] = None,
     force: Annotated[
         bool, typer.Option(help="Overwrite a non-empty --out directory and existing --gantt files.")
