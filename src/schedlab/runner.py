@@ -91,7 +91,10 @@ def load_instance(
         machine = Machine(procs if procs is not None else nb_res)  # checks --procs before the filter uses it
         jobs, report = fit_machine(jobs, machine.n_procs, "--procs" if procs is not None else "nb_res")
     else:
-        jobs, report = to_jobs(read_swf(path), procs=procs, status=status, window=window)
+        trace = read_swf(path)
+        if not len(trace):  # before the machine size, which an empty trace cannot give
+            raise InputError(path, message="no job to simulate: the file holds no job line")
+        jobs, report = to_jobs(trace, procs=procs, status=status, window=window)
     if tree is not None:
         report = replace(report, machine_how=f"--platform {tree.name}")
     report.require_jobs(path)

@@ -91,14 +91,24 @@ def one_line_errors() -> Iterator[None]:
         raise _fail(error) from None
 
 
+_USAGE_ERROR = next(c for c in typer.BadParameter.__mro__ if c.__name__ == "UsageError")  # typer's click
+
+
 class GuardedGroup(typer.core.TyperGroup):
     """The root command: whatever a sub-command lets escape (SchedlabError, OSError, ValueError,
-    OverflowError, MemoryError) ends as one ``error:`` line and exit status 1, never a traceback; usage
-    errors keep click's exit status 2. ``schedlab --debug`` lets the traceback through."""
+    OverflowError, MemoryError) ends as one ``error:`` line and exit status 1, never a traceback; a usage
+    error (an option that is not an integer, a missing argument, an unknown command) is one ``error:`` line
+    too, with click's exit status 2. ``schedlab --debug`` lets the traceback through."""
 
     def invoke(self, ctx):
         try:
             return super().invoke(ctx)
+        except _USAGE_ERROR as error:
+            where = error.ctx.command_path if error.ctx is not None else "schedlab"
+            err.print(
+                error_line(Exception(f"{error.format_message()} (see `{where} -h`)")), markup=False, soft_wrap=True
+            )
+            raise typer.Exit(2) from None
         except (SchedlabError, OSError, ValueError, OverflowError, MemoryError) as error:
             if _state["debug"]:
                 raise
