@@ -148,7 +148,7 @@ def redirections(
         Path, typer.Option("--out", "-o", help="Directory for campaigns, store, tables, figures and claims.")
     ],
     quick: Annotated[
-        bool, typer.Option(help="3 windows of KTH-SP2 and HPC2N, Table II parameters only (about a minute).")
+        bool, typer.Option(help="3 windows of KTH-SP2 and HPC2N, Table II parameters only (time: README, Performance).")
     ] = False,
     tuning: Annotated[
         bool, typer.Option(help="Also run the tuning grids (RD: tau x m_d; RR: c x m_d, b = 0.02).")
@@ -200,7 +200,8 @@ def locality_ch5(
         Path, typer.Option("--out", "-o", help="Directory for campaigns, store, tables, figures and claims.")
     ],
     quick: Annotated[
-        bool, typer.Option(help="2 instances of KTH-SP2 and HPC2N, best-effort allocators only (seconds).")
+        bool,
+        typer.Option(help="2 instances of KTH-SP2 and HPC2N, best-effort allocators only (time: README, Performance)."),
     ] = False,
     jobs: JobsOption = None,
     seed: Annotated[int, typer.Option(help="Master seed: instance draws.")] = 0,
@@ -294,7 +295,10 @@ def swdual(
         Path, typer.Option("--out", "-o", help="Directory for summary.md, measured.csv, planned.csv, model.json.")
     ],
     quick: Annotated[
-        bool, typer.Option(help="2,000 sequences and 8 queries per set instead of 100,000 and 40 (seconds).")
+        bool,
+        typer.Option(
+            help="2,000 sequences and 8 queries per set instead of 100,000 and 40 (time: README, Performance)."
+        ),
     ] = False,
     sequences: Annotated[int | None, typer.Option(help="Database sequences (default 100,000).")] = None,
     queries: Annotated[int | None, typer.Option(help="Queries per set (default 40).")] = None,
@@ -335,7 +339,7 @@ def io(
     out_dir: Annotated[
         Path, typer.Option("--out", "-o", help="Directory for the campaigns, their store, CSVs, tables and figures.")
     ],
-    quick: Annotated[bool, typer.Option(help="A few small families (well under a minute).")] = False,
+    quick: Annotated[bool, typer.Option(help="A few small families (time: README, Performance).")] = False,
     jobs: JobsOption = None,
     seed: Annotated[
         int, typer.Option(help="Master seed; each instance's seed derives from (seed, family, sample).")
@@ -385,7 +389,9 @@ def torus(
     out_dir: Annotated[
         Path, typer.Option("--out", "-o", help="Directory for campaigns, store, tables, figures and claims.")
     ],
-    quick: Annotated[bool, typer.Option(help="1,000 jobs per log and c in 0.8, 1.0, 1.2 (seconds).")] = False,
+    quick: Annotated[
+        bool, typer.Option(help="1,000 jobs per log and c in 0.8, 1.0, 1.2 (time: README, Performance).")
+    ] = False,
     jobs: JobsOption = None,
     seed: Annotated[int, typer.Option(help="Master seed (recorded; the schedulers draw nothing).")] = 0,
     traces: Annotated[Path, typer.Option("--traces", help="Folder holding the PWA traces.")] = Path("../shared/traces"),
