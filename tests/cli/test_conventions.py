@@ -93,3 +93,31 @@ def test_version_and_policies_json():
     assert version.exit_code == 0 and version.stdout == f"schedlab {__version__}\n"
     listing = runner.invoke(app, ["policies", "--json"])
     assert listing.exit_code == 0 and listing.stdout.lstrip().startswith("[")
+
+
+def test_writers_refuse_to_overwrite_without_force(tmp_path, data_dir):
+    """An existing file is never overwritten silently: the command stops before any work, --force allows it."""
+    target = tmp_path / "t.json"
+    target.write_text("keep")
+    chart = tmp_path / "g.png"
+    chart.write_bytes(b"keep")
+    cases = [
+        (["trace", "convert", str(data_dir / "tiny.swf"), str(target)], target),
+        (["solve", "hybrid", "--generate", "n=8,m=2,k=1,seed=1", "--gantt", str(chart)], chart),
+    ]
+    for args, path in cases:
+        refused = runner.invoke(app, args)
+        assert refused.exit_code == 1 and "exists (use --force to overwrite)" in refused.stderr, refused.output
+        assert path.read_bytes() == b"keep"
+        assert runner.invoke(app, [*args, "--force"]).exit_code == 0
+    assert target.read_text() != "keep" and chart.read_bytes() != b"keep"
+
+
+def test_a_missing_output_folder_is_created_and_an_impossible_one_refused_before_work(tmp_path, data_dir):
+    made = runner.invoke(app, ["trace", "convert", str(data_dir / "tiny.swf"), str(tmp_path / "new" / "t.json")])
+    assert made.exit_code == 0 and (tmp_path / "new" / "t.json").is_file()
+    refused = runner.invoke(app, ["trace", "convert", str(data_dir / "tiny.swf"), "/dev/null/x/t.json"])
+    assert (
+        refused.exit_code == 1
+        and refused.stderr.strip() == "error: /dev/null/x: cannot create this folder (Not a directory)"
+    )

@@ -9,7 +9,7 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from schedlab.cli.common import err, number, one_line_errors, out
+from schedlab.cli.common import check_out_file, err, make_folder, number, one_line_errors, out
 from schedlab.cli.common import window as parse_window
 from schedlab.errors import InputError
 
@@ -57,9 +57,9 @@ def trace_convert(
         name = target.name
         if not name.endswith((".json", ".swf", ".swf.gz")):
             raise InputError(str(target), message="unknown output format, expected a .json, .swf or .swf.gz file")
-        if target.exists() and not force:
-            raise InputError(str(target), message="exists (use --force to overwrite)")
+        check_out_file(target, force, "TARGET")
         instance, report = load_instance(source, procs=procs, status=status, window=parse_window(window))
+        make_folder(target.parent)
         if name.endswith(".json"):
             write_batsim(target, instance.jobs, instance.platform.n_procs)
         else:
