@@ -1,7 +1,7 @@
 """``schedlab tasks``: independent sequential tasks, simulated online, and generated.
 
 ``tasks simulate TRACE.swf`` converts a trace's jobs to sequential tasks (Lucarelli, Mendonca and Trystram
-2017, section V-A); ``tasks simulate TASKS.csv --m M`` reads a tasks CSV and adds the max-stretch objectives
+2017, section V-A); ``tasks simulate TASKS.csv --procs M`` reads a tasks CSV and adds the max-stretch objectives
 of Saule, Bozdag and Catalyurek (2014); ``tasks generate`` writes the random tasks of that study.
 """
 
