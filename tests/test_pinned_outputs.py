@@ -162,7 +162,7 @@ def tasks_simulated(tmp_path: Path, trace: Path, policy: str, window: str) -> tu
         trace,
         "--policy",
         policy,
-        "--window",
+        "--random-window",
         window,
         "--seed",
         "3",
@@ -201,11 +201,24 @@ PINNED_STRETCH = {
 
 @pytest.fixture(scope="module")
 def generated_tasks(tmp_path_factory) -> Path:
-    path = tmp_path_factory.mktemp("stretch") / "tasks.csv"
+    folder = tmp_path_factory.mktemp("stretch")
     invoke(
-        "tasks", "generate", "--n", 3000, "--m", 60, "--dist", "uniform:1,100", "--load", 59, "--seed", 1, "--out", path
+        "tasks",
+        "generate",
+        "--n",
+        3000,
+        "--m",
+        60,
+        "--dist",
+        "uniform:1,100",
+        "--load",
+        59,
+        "--seed",
+        1,
+        "--out",
+        folder,
     )
-    return path
+    return folder / "tasks.csv"
 
 
 def test_generated_tasks(generated_tasks):
@@ -216,7 +229,7 @@ def test_generated_tasks(generated_tasks):
 def test_max_stretch_policies_on_generated_tasks(tmp_path, generated_tasks, policy):
     """Saule, Bozdag and Catalyurek (2014): 3,000 uniform tasks (Delta 100) at load 59 on 60 processors."""
     out = tmp_path / "run"
-    invoke("tasks", "simulate", generated_tasks, "--m", 60, "--policy", policy, "--out", out, "--json")
+    invoke("tasks", "simulate", generated_tasks, "--procs", 60, "--policy", policy, "--out", out, "--json")
     assert (digest((out / "jobs.csv").read_bytes()), metrics_digest(out / "metrics.json")) == PINNED_STRETCH[policy]
 
 
@@ -231,7 +244,7 @@ def test_moldable_policies_on_sdsc_par(tmp_path, traces_dir, policy):
         trace,
         "--first",
         1000,
-        "--m",
+        "--procs",
         512,
         "--seed",
         3,

@@ -15,7 +15,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from schedlab.engine import simulate
-from schedlab.errors import ValidationError
+from schedlab.errors import InputError, ValidationError
 from schedlab.platform import Machine
 from schedlab.registry import make_policy
 from schedlab.schedule import Instance, JobStatus, Piece, Schedule
@@ -94,6 +94,33 @@ def test_length_within_rtol_passes_and_beyond_fails():
     schedule.end[2] = 8.0 + 1e-8
     with pytest.raises(ValidationError, match=r"^job 13: runs from"):
         validate(instance, schedule)
+
+
+def test_tolerance_never_hides_a_job_whose_end_rounded_onto_its_start():
+    """At t = 1e23 a float64 step is 1.7e7 s: a 30 s job ends where it starts. rtol * |end| would allow 1e14 s;
+    the tolerance is capped at half the job's length, so the zero-length run is refused."""
+    with pytest.raises(InputError, match=r"job 1 submit = 1e\+23, expected a time >= 0 and <= 2\^53"):
+        JobTable.from_arrays(submit=[1e23], run_time=[30.0], procs=[1])  # readers refuse it; the validator too:
+    one = np.array([1], dtype=np.int64)
+    jobs = JobTable(
+        id=one,
+        submit=np.array([1e23]),
+        run_time=np.array([30.0]),
+        requested_time=np.array([30.0]),
+        procs=one,
+        line=one * 0,
+    )
+    schedule = Schedule(
+        start=np.array([1e23]), end=np.array([1e23 + 30.0]), status=np.array([C], dtype=np.int8), alloc=[((0, 1),)]
+    )
+    assert schedule.end[0] == schedule.start[0]  # the rounding this test is about
+    with pytest.raises(
+        ValidationError,
+        match=r"^job 1: runs from 1e\+23 to 1e\+23 \(0.0 s\), expected min\(run time, requested time\) = 30.0 s",
+    ):
+        validate(Instance(jobs, Machine(1)), schedule)
+    late = Schedule(start=np.array([1e8]), end=np.array([1e8 + 30.05]), status=schedule.status, alloc=schedule.alloc)
+    validate(Instance(JobTable.from_arrays(submit=[0], run_time=[30.0], procs=[1], id=[1]), Machine(1)), late)
 
 
 # -- one mutation per rule ---------------------------------------------------------

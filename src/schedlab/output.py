@@ -36,6 +36,7 @@ jobs, where formatting each cell in Python took 4 s.
 
 from __future__ import annotations
 
+import csv
 import json
 import math
 import os
@@ -314,11 +315,17 @@ def read_jobs_csv(path: str | os.PathLike) -> pd.DataFrame:
     Raises
     ------
     InputError
-        If the file lacks one of Batsim's columns (:data:`BATSIM_COLUMNS`).
+        If the file lacks one of Batsim's columns (:data:`BATSIM_COLUMNS`), a cell is not of its column's
+        type, or an ``allocated_resources`` is malformed (``0-zz``) or holds a reversed range (``5-1``): the
+        message names the file, line and column.
     """
     path = Path(path)
-    with open(path, encoding="utf-8") as f:
-        header = f.readline().rstrip("\r\n").split(",")
+    try:
+        with open(path, encoding="utf-8") as f:
+            header = f.readline().rstrip("\r\n").split(",")
+            f.read()  # the whole file is text
+    except UnicodeDecodeError:
+        raise InputError(str(path), message="not a text (UTF-8) file") from None
     missing = [c for c in _REQUIRED if c not in header]
     if missing:
         raise InputError(str(path), 1, "header", None, f"Batsim's jobs.csv columns, missing {', '.join(missing)}")
@@ -328,15 +335,19 @@ def read_jobs_csv(path: str | os.PathLike) -> pd.DataFrame:
         frame = pd.read_csv(
             path, dtype=dtype, **_ROUND_TRIP, keep_default_na=False, na_values={c: [""] for c in _FLOAT_COLUMNS}
         )
-    except ValueError as error:  # a text where a number was expected, a ragged line
-        raise InputError(str(path), message=f"not a readable jobs.csv ({str(error).splitlines()[0]})") from None
+    except (ValueError, OverflowError, pd.errors.ParserError):  # a text where a number was expected, a ragged line
+        _first_bad_cell(path, header)
+        raise
     for c in _INT_COLUMNS:
         if c in frame.columns and not pd.api.types.is_integer_dtype(frame[c]):  # a text or an empty field
             bad = ~frame[c].map(lambda v: isinstance(v, (int, np.integer)) or str(v).lstrip("-").isdigit())
             if bad.any():
                 i = int(np.flatnonzero(bad.to_numpy())[0])
-                raise InputError(str(path), i + 2, c, frame[c].iloc[i], "an integer")
+                raise InputError(
+                    str(path), i + 2, f"column {header.index(c) + 1} ({c})", frame[c].iloc[i], "an integer"
+                )
             frame[c] = frame[c].astype(np.int64)
+    _check_allocations(path, header, frame["allocated_resources"].fillna("").astype(str))
     return _typed(frame)
 
 
@@ -351,6 +362,51 @@ def _typed(frame: pd.DataFrame) -> pd.DataFrame:
     ids = frame["job_id"].astype(str)
     frame["job_id"] = ids.astype(np.int64) if ids.str.fullmatch(r"-?\d+").all() else ids
     return frame
+
+
+_ALLOCATION = re.compile(r"(?:\d+(?:-\d+)?(?: \d+(?:-\d+)?)*)?")
+
+
+def _check_allocations(path: Path, header: list[str], column: pd.Series) -> None:
+    """InputError at the first ``allocated_resources`` that is not Batsim's interval notation (``0-3 8``), or
+    holds a reversed range (``5-1``), naming the file, line and column."""
+    column_number = header.index("allocated_resources") + 1
+    where = f"column {column_number} (allocated_resources)"
+    malformed = ~column.str.fullmatch(_ALLOCATION.pattern).to_numpy(dtype=bool)
+    if malformed.any():
+        row = int(np.flatnonzero(malformed)[0])
+        raise InputError(
+            str(path), row + 2, where, column.iloc[row], "processor ids and ranges LO-HI separated by spaces"
+        )
+    ranges = column.str.extractall(r"(\d+)-(\d+)")
+    if len(ranges):
+        reversed_ = ranges[0].astype(float).to_numpy() > ranges[1].astype(float).to_numpy()
+        if reversed_.any():
+            row = int(ranges.index.get_level_values(0)[np.flatnonzero(reversed_)[0]])
+            raise InputError(str(path), row + 2, where, column.iloc[row], "ranges LO-HI with LO <= HI")
+
+
+def _first_bad_cell(path: Path, header: list[str]) -> None:
+    """Raise InputError at the first cell pandas could not read as its column's type (file, line, column)."""
+    kinds = {c: "an integer" for c in _INT_COLUMNS} | {c: "a number or nothing" for c in _FLOAT_COLUMNS}
+    with open(path, encoding="utf-8", newline="") as f:
+        for line, row in enumerate(csv.reader(f), start=1):
+            if line == 1:
+                continue
+            if len(row) != len(header):
+                raise InputError(
+                    str(path), line, None, None, f"{len(header)} fields as in the header, found {len(row)}"
+                )
+            for number, (name, text) in enumerate(zip(header, row, strict=True), start=1):
+                expected = kinds.get(name)
+                if expected is None or (text == "" and name in _FLOAT_COLUMNS):
+                    continue
+                try:
+                    value = float(text) if name in _FLOAT_COLUMNS else int(text)
+                except ValueError:
+                    raise InputError(str(path), line, f"column {number} ({name})", text, expected) from None
+                if name in _INT_COLUMNS and not -(2**63) <= value < 2**63:
+                    raise InputError(str(path), line, f"column {number} ({name})", text, "a 64-bit integer")
 
 
 def write_moves_csv(path: str | os.PathLike, instance: Instance, schedule: Schedule) -> None:

@@ -15,6 +15,7 @@ tests all read the same list, and adding an algorithm is its module plus one
 from __future__ import annotations
 
 import inspect
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import partial
@@ -51,6 +52,7 @@ __all__ = [
     "Family",
     "Parameter",
     "family",
+    "for_command",
     "get",
     "make_policy",
     "names",
@@ -115,8 +117,14 @@ class Algorithm:
 
     @property
     def summary(self) -> str:
-        """The first line of the algorithm's docstring."""
-        return (inspect.getdoc(self.target) or "").splitlines()[0] if inspect.getdoc(self.target) else ""
+        """What the algorithm does, for people: the first paragraph of its docstring, whole, on one line and
+        without reStructuredText markup, followed by the settings that make this entry a variant of a shared
+        function (``backfill=True``)."""
+        text = " ".join((inspect.getdoc(self.target) or "").split("\n\n")[0].split())
+        text = _plain(text)
+        if self.bound:
+            text += " Variant: " + ", ".join(f"{key}={value}" for key, value in self.bound.items()) + "."
+        return text
 
     def _signature(self) -> dict[str, inspect.Parameter]:
         function = self.target.__init__ if inspect.isclass(self.target) else self.target
@@ -137,7 +145,7 @@ class Algorithm:
         out = []
         for name, p in self._signature().items():
             param = declared.get(name, Param(""))
-            out.append(Parameter(name, type(p.default).__name__, p.default, param.doc, param.allowed()))
+            out.append(Parameter(name, type(p.default).__name__, p.default, _plain(param.doc), param.allowed()))
         return tuple(out)
 
     def configure(self, params: Mapping[str, object] | None = None) -> dict[str, object]:
@@ -173,6 +181,15 @@ class Algorithm:
         return partial(self.target, **kwargs) if kwargs else self.target
 
 
+_ROLE = re.compile(r":[a-z]+:`~?([^`]*?)`")
+
+
+def _plain(text: str) -> str:
+    """reStructuredText markup as plain text: ``code`` as code, :class:`~a.b.C` as C, :mod:`a.b` as a.b."""
+    text = _ROLE.sub(lambda m: m.group(1).rsplit(".", 1)[-1] if "~" in m.group(0) else m.group(1), text)
+    return text.replace("``", "")
+
+
 ALGORITHMS: dict[str, Algorithm] = {}
 
 
@@ -192,6 +209,24 @@ def get(name: str, *, kind: str | None = None, family: str | None = None) -> Alg
         option, field = ("--policy", "policy") if kind == "online" else ("--algo", "--algo")
         allowed = ", ".join(sorted(names(kind=kind, family=family)))
         raise InputError(option, field=field, value=name, expected=f"one of {allowed}")
+    return algorithm
+
+
+def for_command(name: str, command: str, *also: str) -> Algorithm:
+    """The algorithm ``name`` if ``schedlab COMMAND`` (or one of ``also``, commands whose algorithms it runs
+    too) runs it; otherwise InputError saying which command does (``simulate -p gspt``: use ``schedlab tasks
+    simulate``), or listing the command's algorithms."""
+    algorithm = ALGORITHMS.get(name)
+    if algorithm is not None and algorithm.command not in (command, *also):
+        how = f"use `schedlab {algorithm.command}`" if algorithm.command else "it is for the Python API only"
+        raise InputError(
+            "--policy" if algorithm.kind == "online" else "--algo",
+            message=f"{name} schedules {algorithm.family}, not with `schedlab {command}`: {how}",
+        )
+    if algorithm is None:
+        option, field_name = ("--policy", "policy") if command.endswith("simulate") else ("--algo", "--algo")
+        allowed = ", ".join(sorted(a.name for a in ALGORITHMS.values() if a.command in (command, *also)))
+        raise InputError(option, field=field_name, value=name, expected=f"one of {allowed}")
     return algorithm
 
 

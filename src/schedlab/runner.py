@@ -34,7 +34,7 @@ from schedlab.runtime.penalty import TopologyPenalty, parse_penalty
 from schedlab.schedule import Instance, Schedule
 from schedlab.validation import validate
 from schedlab.workload.batsim import read_batsim
-from schedlab.workload.filters import FilterReport, scale_times, to_jobs
+from schedlab.workload.filters import FilterReport, fit_machine, scale_times, to_jobs
 from schedlab.workload.moldable import MoldableTasks, from_swf
 from schedlab.workload.moldable_csv import read_sequential_tasks_csv, read_tasks_csv
 from schedlab.workload.swf import read_swf
@@ -55,8 +55,9 @@ def load_instance(
     SWF traces (``.swf``, ``.swf.gz``) go through the default filters of
     :func:`schedlab.workload.filters.to_jobs` plus the optional ``status`` and
     ``window`` ones; the report says what each removed and how the machine size
-    was chosen. Batsim JSON workloads (``.json``) are taken whole on ``nb_res``
-    processors (or ``procs``); they have no filter report.
+    was chosen. Batsim JSON workloads (``.json``) run on ``nb_res`` processors
+    (or ``procs``); a job wider than the machine is dropped and counted, as
+    in an SWF trace (:func:`~schedlab.workload.filters.fit_machine`).
 
     ``platform`` (a :class:`~schedlab.platform.base.Platform` or its text,
     ``fat-tree:1,2,8,240``, see :func:`schedlab.platform.registry.parse_platform`)
@@ -69,8 +70,9 @@ def load_instance(
     Raises
     ------
     InputError
-        Missing or malformed file, or (JSON) a job wider than the machine;
-        a malformed platform, or one whose size differs from ``procs``.
+        Missing or malformed file; no job left after the filters (the
+        message names the filters that removed them); a malformed platform,
+        or one whose size differs from ``procs``.
     """
     path = os.fspath(path)
     tree = parse_platform(platform) if isinstance(platform, str) else platform
@@ -87,11 +89,16 @@ def load_instance(
         if status is not None or window is not None:
             raise InputError(path, message="the status and window filters apply to SWF traces only")
         jobs, nb_res = read_batsim(path)
-        jobs = scale_times(jobs, runtime_scale)
-        return Instance(jobs, tree if tree is not None else Machine(procs if procs is not None else nb_res)), None
-    jobs, report = to_jobs(read_swf(path), procs=procs, status=status, window=window)
+        machine = Machine(procs if procs is not None else nb_res)  # checks --procs before the filter uses it
+        jobs, report = fit_machine(jobs, machine.n_procs, "--procs" if procs is not None else "nb_res")
+    else:
+        trace = read_swf(path)
+        if not len(trace):  # before the machine size, which an empty trace cannot give
+            raise InputError(path, message="no job to simulate: the file holds no job line")
+        jobs, report = to_jobs(trace, procs=procs, status=status, window=window)
     if tree is not None:
         report = replace(report, machine_how=f"--platform {tree.name}")
+    report.require_jobs(path)
     jobs = scale_times(jobs, runtime_scale)
     return Instance(jobs, tree if tree is not None else Machine(report.machine_procs)), report
 
@@ -159,7 +166,7 @@ def tasks_instance(tasks: TaskWorkload) -> Instance:
 
 def _machine_size(m: int) -> int:
     if isinstance(m, bool) or not isinstance(m, int) or m < 1:
-        raise InputError("--m", field="--m", value=m, expected="an integer >= 1 (the number of processors)")
+        raise InputError("--procs", field="--procs", value=m, expected="an integer >= 1 (the number of processors)")
     return m
 
 

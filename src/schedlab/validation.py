@@ -56,7 +56,7 @@ def validate(
     6. ``end - start`` equals the model's length on the allocation (rigid jobs:
        ``min(run_time, requested_time)``), less the time run in preempted
        pieces (``Piece.kept``, not ``moved``) since the job's last abort,
-       within ``rtol * max(1, |end|)`` seconds.
+       within ``min(rtol * max(1, |end|), half that length)`` seconds.
     7. Each allocation is a tuple of integer ranges ``(lo, hi)``, sorted,
        disjoint and non-adjacent, ``0 <= lo < hi <= n_procs``, that the job
        accepts (rigid jobs: exactly ``procs`` processors; other models say
@@ -96,7 +96,9 @@ def validate(
     rtol : float, default 1e-9
         Relative tolerance on execution lengths, scaled by ``max(1, |end|)``:
         at time 1e8 s it allows 0.1 s, which covers float rounding of
-        ``start + duration`` by any algorithm.
+        ``start + duration`` by any algorithm. It never reaches half the
+        expected length (nor goes below 1e-9 s), so a job far out on the clock
+        whose end rounded onto its start (30 s at t = 1e23) is refused.
 
     Raises
     ------
@@ -191,8 +193,12 @@ def validate(
     # 6. end - start == the model's length, less the work of preemptions since the job's last abort
     done = schedule.kept_work()
     with np.errstate(invalid="ignore"):
-        error = np.abs((end - start) - (duration - done))
-        bad = started & ~(error <= rtol * np.maximum(1.0, np.abs(end)))
+        expected_length = duration - done
+        error = np.abs((end - start) - expected_length)
+        # relative to the clock, but never half the job's own length or more: a 30 s job at t = 1e23
+        # (whose end rounds onto its start) is refused, not scaled away
+        tolerance = np.minimum(rtol * np.maximum(1.0, np.abs(end)), np.maximum(0.5 * np.abs(expected_length), 1e-9))
+        bad = started & ~(error <= tolerance)
     if bad.any():
         i = _first(bad)
         what = "min(run time, requested time)" if runtime.fixed else f"the {runtime.describe()} time"

@@ -75,9 +75,11 @@ def test_errors_are_one_line(make_spec, small_spec):
 
 
 def test_status_lists_failed_runs(make_spec, data_dir, tmp_path):
-    (tmp_path / "tiny.json").write_bytes((data_dir / "tiny_batsim.json").read_bytes())
-    path = make_spec('[[workloads]]\ntrace = "tiny.json"\nprocs = 4\n[[policies]]\nname = "easy"\n', "fails")
+    # every job wider than 2 processors: all dropped, and a run with no job left fails (naming the filter)
+    workload = (data_dir / "tiny_batsim.json").read_text().replace('"res": 1', '"res": 4')
+    (tmp_path / "tiny.json").write_text(workload)
+    path = make_spec('[[workloads]]\ntrace = "tiny.json"\nprocs = 2\n[[policies]]\nname = "easy"\n', "fails")
     result = invoke("campaign", "run", path, "--jobs", "1")
     assert result.exit_code == 0 and "1 run now (1 failed)" in result.stdout
     result = invoke("campaign", "status", path, "--failed")
-    assert "InputError:" in result.stdout and "tiny.json" in result.stdout
+    assert "InputError:" in result.stdout and "no job left" in " ".join(result.stdout.split())

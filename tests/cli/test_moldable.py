@@ -24,7 +24,7 @@ def test_dbos_online_factor_from_a_csv(tmp_path, rho, procs, allocated):
     path = tmp_path / "one.csv"
     path.write_text("id,release,times\n1,0,8 4 2.6666666666666665 2\n")
     out = tmp_path / f"rho{rho}"
-    result = invoke("moldable", "simulate", path, "--m", 4, "--rho", rho, "--out", out, "--json")
+    result = invoke("moldable", "simulate", path, "--procs", 4, "--rho", rho, "--out", out, "--json")
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
     assert data["max_stretch"] == pytest.approx(8 / procs / 8) and data["run"]["params"] == {"rho": rho, "eps": 0.001}
@@ -35,7 +35,7 @@ def test_dbos_online_factor_from_a_csv(tmp_path, rho, procs, allocated):
 
 def test_swf_log_with_downey_speedups(data_dir):
     """The tiny log's jobs as moldable tasks on 8 processors: seeded Downey draws, every policy validated."""
-    args = ["moldable", "simulate", data_dir / "tiny.swf", "--m", 8, "--first", 5, "--json"]
+    args = ["moldable", "simulate", data_dir / "tiny.swf", "--procs", 8, "--first", 5, "--json"]
     runs = {}
     for policy in ("dbos", "iterative", "improved-iterative", "scojo-like", "fcfs-sequential"):
         result = invoke(*args, "--policy", policy, "--seed", 2)
@@ -54,7 +54,7 @@ def test_swf_log_with_downey_speedups(data_dir):
         (["--rho", "1.5", "-P", "rho=2"], "given twice"),
         (["--speedup", "linear"], "--speedup = linear, expected downey"),
         (["--first", "0"], "--first = 0, expected an integer >= 1"),
-        (["--m", "0"], "--m = 0, expected an integer >= 1"),
+        (["--procs", "0"], "--procs = 0, expected an integer >= 1"),
         (["-p", "scojo-like", "-P", "utilisation=1.5"], "scojo-like utilisation = 1.5"),
     ],
 )

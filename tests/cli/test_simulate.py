@@ -78,13 +78,12 @@ def test_same_run_twice_gives_byte_identical_files(tmp_path, data_dir):
         (["simulate", "{data}/bad_field.swf"], r"bad_field.swf:3: field 8"),
         (
             ["simulate", "{data}/tiny.swf", "--policy", "nope"],
-            r"policy = nope, expected one of conservative, dasedf, dbos, easy, fcfs",
+            r"policy = nope, expected one of conservative, easy, fcfs, flat-backfill",
         ),
         (["simulate", "{data}/tiny.swf", "--param", "depth=2"], r"depth"),
         (["simulate", "{data}/tiny.swf", "--param", "order"], r"expected key=value"),
         (["simulate", "{data}/tiny.swf", "--param", "order=lifo"], r"order = lifo"),
         (["simulate", "{data}/tiny.swf", "--window", "9:3"], r"--window"),
-        (["simulate", "{data}/tiny_batsim.json", "--procs", "2"], r"job 3 processors = 4, expected at most 2"),
         (["trace", "info", "{data}/bad_count.swf"], r"bad_count.swf:\d+: expected 18 fields"),
     ],
 )
@@ -138,3 +137,100 @@ def test_trace_convert_round_trip_swf_json_swf(tmp_path, data_dir):
             assert getattr(a, column).tolist() == getattr(original.jobs, column).tolist()
     result = invoke("trace", "convert", data_dir / "tiny.swf", json_path)
     assert result.exit_code == 1 and "exists" in result.stderr
+
+
+def test_a_job_wider_than_the_machine_is_dropped_and_counted_in_swf_and_batsim_json(data_dir):
+    """The same rule for both formats: wider than --procs (or the header's size) is dropped, counted, reported."""
+    batsim = json.loads(invoke("simulate", data_dir / "tiny_batsim.json", "--procs", "2", "--json").stdout)
+    assert batsim["n_jobs"] == 1 and batsim["run"]["filters"] == {"processors > P (P=2)": 2}
+    swf = json.loads(invoke("simulate", data_dir / "tiny.swf", "--procs", "2", "--json").stdout)
+    assert swf["run"]["filters"]["processors > P (P=2)"] == 3 and swf["n_jobs"] == 1
+
+
+SWF_LINE = "1 {submit} 0 {run} 4 -1 -1 4 {req} -1 1 1 1 -1 1 -1 -1 -1\n"
+
+
+@pytest.mark.parametrize(
+    ("text", "args", "message"),
+    [
+        ("", [], r"t.swf: no job to simulate: the file holds no job line"),
+        ("; MaxProcs: 4\n", ["--procs", "4"], r"t.swf: no job to simulate: the file holds no job line"),
+        (
+            "; MaxProcs: 4\n" + SWF_LINE.format(submit=0, run=10, req=20),
+            ["--status", "99"],
+            r"t.swf: no job left to simulate: of 1 jobs read, 1 by status != 99$",
+        ),
+        (
+            "; MaxProcs: 4\n" + SWF_LINE.format(submit=0, run=10, req=20),
+            ["--window", "7d:"],
+            r"of 1 jobs read, 1 by submit outside \[604800, inf\)$",
+        ),
+        ("; MaxProcs: 4\n" + SWF_LINE.format(submit="1e300", run=10, req=20), [], r"t.swf:2: job 1 submit = 1e\+300"),
+        (
+            "; MaxProcs: 4\n" + SWF_LINE.format(submit="1e16", run=10, req=20),
+            [],
+            r"t.swf:2: job 1 submit = 1e\+16, expected a time >= 0 and <= 2\^53",
+        ),
+        (
+            "; MaxProcs: 4\n" + SWF_LINE.format(submit="2.5e15", run="0.01", req="0.01"),
+            [],
+            r"t.swf:2: job 1 run time = 0.01, expected a length that moves its end off its submit time",
+        ),
+        (
+            "; MaxProcs: 4\n" + SWF_LINE.format(submit=0, run=10, req=20),
+            ["--procs", "99999999999999999999"],
+            r"--procs",
+        ),
+        (
+            "; MaxProcs: 4\n" + SWF_LINE.format(submit=0, run=10, req=20),
+            ["--procs", "100000000"],
+            r"--procs = 100000000, expected an integer from 1 to 67,108,864",
+        ),
+        (
+            "; MaxProcs: 4\n" + SWF_LINE.format(submit=0, run=10, req=20),
+            ["--out", "/proc/schedlab-x"],
+            r"/proc/schedlab-x: cannot create this folder",
+        ),
+        (
+            "; MaxProcs: 4\n" + SWF_LINE.format(submit=0, run=10, req=20),
+            ["--out", "/dev/null/x"],
+            r"/dev/null/x: cannot create this folder \(Not a directory\)",
+        ),
+    ],
+)
+def test_degenerate_input_is_refused_with_the_field_named(tmp_path, text, args, message):
+    trace = tmp_path / "t.swf"
+    trace.write_text(text)
+    result = invoke("simulate", trace, *args)
+    lines = result.stderr.splitlines()
+    assert result.exit_code in (1, 2) and len(lines) == 1 and result.stdout == "", result.output
+    assert re.search(message, lines[0]), lines[0]
+
+
+def test_a_bad_threshold_is_refused_before_the_trace_is_read(tmp_path):
+    """--bsld-threshold is checked first: a trace that does not exist is not even opened."""
+    result = invoke("simulate", tmp_path / "missing.swf", "--bsld-threshold", "-1")
+    assert result.exit_code == 1 and "--bsld-threshold = -1.0" in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("cell", "expected"),
+    [
+        ("0-3 zz", "column 13 (allocated_resources) = 0-3 zz, expected processor ids and ranges LO-HI"),
+        ("0-zz", "column 13 (allocated_resources) = 0-zz, expected processor ids"),
+        ("5-1", "column 13 (allocated_resources) = 5-1, expected ranges LO-HI with LO <= HI"),
+    ],
+)
+def test_a_malformed_allocation_in_jobs_csv_names_file_line_and_column(tmp_path, data_dir, cell, expected):
+    from schedlab.errors import InputError
+    from schedlab.output import read_jobs_csv
+
+    out = tmp_path / "run"
+    assert invoke("simulate", data_dir / "tiny.swf", "-q", "--out", out).exit_code == 0
+    lines = (out / "jobs.csv").read_text().splitlines()
+    row = lines[2].split(",")
+    row[lines[0].split(",").index("allocated_resources")] = cell
+    lines[2] = ",".join(row)
+    (out / "jobs.csv").write_text("\n".join(lines) + "\n")
+    with pytest.raises(InputError, match=re.escape(f"{out / 'jobs.csv'}:3: {expected}")):
+        read_jobs_csv(out / "jobs.csv")

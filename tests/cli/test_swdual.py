@@ -24,8 +24,11 @@ def invoke(*args):
 
 @pytest.fixture
 def fasta(tmp_path):
-    db, queries = tmp_path / "db.fa.gz", tmp_path / "q.fa"
-    assert invoke("generate", "--sequences", 200, "--seed", 1, "--max-length", 600, "--out", db).exit_code == 0
+    db, queries = tmp_path / "seq.fasta.gz", tmp_path / "q.fasta"
+    assert (
+        invoke("generate", "--sequences", 200, "--seed", 1, "--max-length", 600, "--gzip", "--out", tmp_path).exit_code
+        == 0
+    )
     result = invoke(
         "generate",
         "-n",
@@ -41,7 +44,7 @@ def fasta(tmp_path):
         "--prefix",
         "q",
         "--out",
-        queries,
+        tmp_path,
     )
     assert result.exit_code == 0, result.output
     return queries, db
@@ -55,12 +58,12 @@ def model(tmp_path):
 
 
 def test_generate_is_seeded(tmp_path):
-    for name in ("a.fa", "b.fa"):
+    for name in ("a", "b"):
         result = invoke("generate", "-n", 20, "--seed", 5, "--out", tmp_path / name)
         assert result.exit_code == 0 and "20 sequences" in result.output
-    assert (tmp_path / "a.fa").read_bytes() == (tmp_path / "b.fa").read_bytes()
-    result = invoke("generate", "-n", 20, "--out", tmp_path / "a.fa")
-    assert result.exit_code == 1 and "exists (use --force to overwrite)" in result.output
+    assert (tmp_path / "a" / "seq.fasta").read_bytes() == (tmp_path / "b" / "seq.fasta").read_bytes()
+    result = invoke("generate", "-n", 20, "--out", tmp_path / "a")
+    assert result.exit_code == 1 and "seq.fasta: file exists (use --force to overwrite)" in result.output
 
 
 def test_search_writes_hits_equal_to_parasail(tmp_path, fasta, model):
@@ -196,7 +199,7 @@ def test_schedule_errors(tmp_path, text, extra, message):
 
 def test_calibrate_writes_a_model(tmp_path, fasta):
     _, db = fasta
-    path = tmp_path / "m.json"
+    path = tmp_path / "model" / "model.json"
     result = invoke(
         "calibrate",
         "--cpus",
@@ -210,13 +213,13 @@ def test_calibrate_writes_a_model(tmp_path, fasta):
         "--repeats",
         1,
         "--out",
-        path,
+        path.parent,
     )
     assert result.exit_code == 0, result.output
     model = PerformanceModel.read(path)
     assert model.cpu.lengths == (50, 200) and model.gpu is None and all(g > 0 for g in model.cpu.gcups)
     assert model.calibration["sample_residues"] >= 20000
-    bad = invoke("calibrate", "--lengths", "200,50", "--out", tmp_path / "x.json")
+    bad = invoke("calibrate", "--lengths", "200,50", "--out", tmp_path / "x")
     assert bad.exit_code == 1 and "--lengths = 200,50, expected increasing integers" in bad.output
 
 
@@ -258,5 +261,5 @@ def test_platform_checked_before_reading(tmp_path, model):
         pytest.skip("this machine has a GPU")
     result = invoke("search", tmp_path / "none.fa", tmp_path / "none.fa", "--gpus", 1, "--out", tmp_path / "o")
     assert result.exit_code == 1 and "gpus = 1, expected at most 0" in result.output
-    result = invoke("calibrate", "--cpus", 1, "--cpu-engine", "swipe", "--out", tmp_path / "m.json")
+    result = invoke("calibrate", "--cpus", 1, "--cpu-engine", "swipe", "--out", tmp_path / "m")
     assert result.exit_code == 1 and "cpu engine = swipe, expected pyopal or parasail" in result.output

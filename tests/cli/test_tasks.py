@@ -19,7 +19,7 @@ def test_tasks_simulate_json(traces_dir):
         "tasks",
         "simulate",
         str(traces_dir / "KTH-SP2-1996-2.1-cln.swf.gz"),
-        "--window",
+        "--random-window",
         "15d",
         "--seed",
         "3",
@@ -70,10 +70,10 @@ def test_tasks_csv_fcfs_19_against_dasedf_9(tmp_path):
     """Spec case 1 from a tasks CSV (m = 1): FCFS max stretch 19, DASEDF 9; jobs.csv and metrics.json written."""
     path = tmp_path / "case1.csv"
     path.write_text("id,release,p\n1,0,10\n2,1,10\n3,2,1\n")
-    fcfs = _json(["tasks", "simulate", path, "--m", "1", "-p", "fcfs-stretch", "--json"])
+    fcfs = _json(["tasks", "simulate", path, "--procs", "1", "-p", "fcfs-stretch", "--json"])
     assert fcfs["max_stretch"] == 19.0 and fcfs["run"]["n_procs"] == 1
     out = tmp_path / "run"
-    dasedf = _json(["tasks", "simulate", path, "--m", "1", "-p", "dasedf", "--json", "--out", out])
+    dasedf = _json(["tasks", "simulate", path, "--procs", "1", "-p", "dasedf", "--json", "--out", out])
     assert dasedf["max_stretch"] == 9.0 and dasedf["mean_stretch"] == pytest.approx(4.0) and dasedf["load"] == 10.5
     assert json.loads((out / "metrics.json").read_text())["max_stretch"] == 9.0
     assert (out / "jobs.csv").read_text().splitlines()[3].split(",")[6] == "10"  # task 3 starts at 10 (starting_time)
@@ -81,23 +81,23 @@ def test_tasks_csv_fcfs_19_against_dasedf_9(tmp_path):
 
 def test_tasks_generate_is_seeded_and_simulated(tmp_path):
     args = ["tasks", "generate", "--n", "400", "--m", "20", "--dist", "uniform:1,10", "--load", "18", "--seed", "4"]
-    for name in ("a.csv", "b.csv"):
+    for name in ("a", "b"):
         result = runner.invoke(app, [*args, "--out", str(tmp_path / name)])
         assert result.exit_code == 0 and "400 sequential tasks" in result.stdout
-    assert (tmp_path / "a.csv").read_bytes() == (tmp_path / "b.csv").read_bytes()
-    again = runner.invoke(app, [*args, "--out", str(tmp_path / "a.csv")])
-    assert again.exit_code == 1 and "use --force" in again.stderr
-    data = _json(["tasks", "simulate", tmp_path / "a.csv", "--m", "20", "-p", "dasedf", "--json"])
+    assert (tmp_path / "a" / "tasks.csv").read_bytes() == (tmp_path / "b" / "tasks.csv").read_bytes()
+    again = runner.invoke(app, [*args, "--out", str(tmp_path / "a")])
+    assert again.exit_code == 1 and "tasks.csv: file exists (use --force to overwrite)" in again.stderr
+    data = _json(["tasks", "simulate", tmp_path / "a" / "tasks.csv", "--procs", "20", "-p", "dasedf", "--json"])
     assert data["n_jobs"] == 400 and data["max_stretch"] >= 1.0 and 10 < data["load"] < 30
 
 
 @pytest.mark.parametrize(
     "extra, message",
     [
-        ([], "a tasks CSV needs --m"),
-        (["--m", "2", "--window", "7d"], "--window applies to SWF traces only"),
-        (["--m", "2", "-p", "dasedf", "-P", "validity=other"], "dasedf validity = other, expected one of exact"),
-        (["--m", "0"], "--m = 0, expected an integer >= 1"),
+        ([], "a tasks CSV needs --procs"),
+        (["--procs", "2", "--window", "0:7d"], "--window applies to SWF traces only"),
+        (["--procs", "2", "-p", "dasedf", "-P", "validity=other"], "dasedf validity = other, expected one of exact"),
+        (["--procs", "0"], "--procs = 0, expected an integer >= 1"),
     ],
 )
 def test_tasks_csv_errors_are_one_line(tmp_path, extra, message):
@@ -110,7 +110,7 @@ def test_tasks_csv_errors_are_one_line(tmp_path, extra, message):
 def test_tasks_csv_bad_value_names_file_line_and_field(tmp_path):
     path = tmp_path / "t.csv"
     path.write_text("id,release,p\n1,0,3\n2,4,-2\n")
-    result = runner.invoke(app, ["tasks", "simulate", str(path), "--m", "2", "-p", "dasedf"])
+    result = runner.invoke(app, ["tasks", "simulate", str(path), "--procs", "2", "-p", "dasedf"])
     assert result.exit_code == 1 and "t.csv:3: p = -2, expected a finite number > 0" in result.stderr
 
 
@@ -123,8 +123,9 @@ def test_tasks_simulate_procs_sets_the_machine_size(data_dir, extra, m_inst, m):
     assert f"2 tasks on {m_inst} processors (m = {m})" in result.stdout
 
 
-def test_tasks_csv_refuses_procs(tmp_path):
+def test_tasks_csv_refuses_procs_given_twice(tmp_path):
+    """--procs is a tasks CSV's processor count; --m, its former name, with it is an error, not a silent pick."""
     path = tmp_path / "t.csv"
     path.write_text("id,release,p\n1,0,3\n")
     result = runner.invoke(app, ["tasks", "simulate", str(path), "--m", "2", "--procs", "4"])
-    assert result.exit_code == 1 and "--procs applies to SWF traces only" in result.stderr
+    assert result.exit_code == 1 and "given twice" in result.stderr

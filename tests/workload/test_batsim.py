@@ -78,9 +78,11 @@ def test_duplicate_numeric_ids_are_renumbered(tmp_path):
 @pytest.mark.parametrize(
     ("change", "field", "expected"),
     [
-        ({"res": 0}, "jobs[1].res = 0", "an integer >= 1"),
-        ({"res": 1.5}, "jobs[1].res = 1.5", "an integer >= 1"),
-        ({"res": None}, "jobs[1].res", "an integer >= 1"),  # missing
+        ({"res": 0}, "jobs[1].res = 0", "an integer from 1 to 2^63 - 1"),
+        ({"res": 1.5}, "jobs[1].res = 1.5", "an integer from 1 to 2^63 - 1"),
+        ({"res": None}, "jobs[1].res", "an integer from 1 to 2^63 - 1"),  # missing
+        ({"res": 10**30}, "jobs[1].res = 1000000000000000000000000000000", "an integer from 1 to 2^63 - 1"),
+        ({"subtime": 1e300}, "job 2 submit = 1e+300", "a time >= 0 and <= 2^53 = 9007199254740992 s"),
         ({"subtime": -1}, "jobs[1].subtime = -1", "a number >= 0"),
         ({"subtime": "5"}, "jobs[1].subtime = 5", "a number >= 0"),
         ({"id": 2.5}, "jobs[1].id = 2.5", "a string or an integer"),
@@ -103,7 +105,7 @@ def test_bad_job_names_json_path(tmp_path, change, field, expected):
 def test_bad_top_level(tmp_path):
     document = workload()
     document["nb_res"] = 0
-    with pytest.raises(InputError, match=re.escape("nb_res = 0, expected an integer >= 1")):
+    with pytest.raises(InputError, match=re.escape("nb_res = 0, expected an integer from 1 to 67,108,864")):
         read_batsim(write_json(tmp_path / "a.json", document))
     document = workload()
     document["profiles"]["d10"]["delay"] = 0

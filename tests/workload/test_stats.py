@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from schedlab.workload import read_swf, to_jobs, trace_summary
+from schedlab.workload.stats import workload_summary
 
 TRACES = Path(__file__).resolve().parents[2].parent / "shared" / "traces"
 
@@ -32,12 +33,23 @@ def test_tiny_summary_by_hand(data_dir):
     # run / requested: 0.5, 50/60, 2.0 -> median 50/60
     assert summary["estimate_accuracy"] == {"median": pytest.approx(50 / 60), "jobs": 3}
     assert summary["users"] == 3  # user ids 1, 2, 3 (job 6's -1 left out)
-    assert summary["filters"] == [
-        ["submit time unknown (< 0)", 1],
-        ["run time <= 0", 1],
-        ["processors <= 0", 1],
-        ["processors > P (P=16)", 1],
+    assert list(summary["filters"].items()) == [  # the shape of metrics.json's run.filters, in filter order
+        ("submit time unknown (< 0)", 1),
+        ("run time <= 0", 1),
+        ("processors <= 0", 1),
+        ("processors > P (P=16)", 1),
     ]
+
+
+def test_batsim_json_is_summarised_as_simulate_reads_it(data_dir):
+    """tiny_batsim.json: 3 jobs (res 4, 8, 1; delays 60, 30.5, 60; submits 0, 5.5, 7) on nb_res = 8."""
+    summary = workload_summary(data_dir / "tiny_batsim.json")
+    assert (summary["jobs"], summary["kept_jobs"], summary["machine_procs"]) == (3, 3, 8)
+    assert summary["machine_how"] == "nb_res" and summary["span_seconds"] == 7.0
+    assert summary["load"] == pytest.approx((4 * 60 + 8 * 30.5 + 60) / (8 * 7.0))
+    narrow = workload_summary(data_dir / "tiny_batsim.json", procs=4)
+    assert narrow["filters"] == {"processors > P (P=4)": 1} and narrow["kept_jobs"] == 2
+    assert workload_summary(data_dir / "tiny.swf") == trace_summary(read_swf(data_dir / "tiny.swf"))
 
 
 def test_procs_option_and_serial_fraction(data_dir):
@@ -80,5 +92,5 @@ def test_real_trace_summary(traces_dir):
     assert summary["load"] == pytest.approx(work / (100 * summary["span_seconds"]))
     assert 0 < summary["load"] < 1
     assert summary["job_size"]["max"] <= 100
-    assert sum(count for _, count in summary["filters"]) == 28_476 - report.kept
+    assert sum(summary["filters"].values()) == 28_476 - report.kept
     assert json.loads(json.dumps(summary)) == summary

@@ -207,7 +207,7 @@ def test_machine_size_errors(tmp_path):
     trace = read_swf(path)
     with pytest.raises(InputError, match="give --procs"):
         machine_size(trace)
-    with pytest.raises(InputError, match=re.escape("--procs = 0, expected an integer >= 1")):
+    with pytest.raises(InputError, match=re.escape("--procs = 0, expected an integer from 1 to 67,108,864")):
         machine_size(trace, 0)
 
 

@@ -14,7 +14,7 @@ import typer
 
 from schedlab.cli.algorithms import algorithms
 from schedlab.cli.campaign import campaign_app
-from schedlab.cli.common import set_debug
+from schedlab.cli.common import GuardedGroup, set_debug
 from schedlab.cli.compare import compare
 from schedlab.cli.gantt import gantt
 from schedlab.cli.metrics import metrics
@@ -34,12 +34,25 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    cls=GuardedGroup,
+    context_settings={"help_option_names": ["-h", "--help"]},
 )
+
+
+def _version(value: bool) -> None:
+    if value:
+        from schedlab import __version__
+
+        typer.echo(f"schedlab {__version__}")
+        raise typer.Exit()
 
 
 @app.callback()
 def _options(
     debug: Annotated[bool, typer.Option("--debug", help="Show the full traceback of errors.")] = False,
+    version: Annotated[
+        bool, typer.Option("--version", callback=_version, is_eager=True, help="Print the version and exit.")
+    ] = False,
 ) -> None:
     set_debug(debug)
 

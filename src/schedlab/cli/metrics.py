@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from schedlab.cli.common import err, metrics_of_table, one_line_errors, out
+from schedlab.cli.common import bsld_threshold, err, metrics_of_table, one_line_errors, out
 
 
 def metrics(
@@ -17,20 +17,23 @@ def metrics(
         int | None,
         typer.Option(help="Machine size P (default: the run's metrics.json, else the largest allocated id + 1)."),
     ] = None,
-    tau: Annotated[
-        float | None, typer.Option(help="Bounded-slowdown threshold in seconds (default: the run's, else 10).")
+    threshold: Annotated[
+        float | None,
+        typer.Option(
+            "--bsld-threshold", help="Bounded-slowdown threshold tau in seconds (> 0; default: the run's, else 10)."
+        ),
     ] = None,
+    tau: Annotated[float | None, typer.Option("--tau", hidden=True, help="Former name of --bsld-threshold.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the metrics as JSON on stdout.")] = False,
 ) -> None:
     """Measure a finished run from its jobs.csv with the code `simulate` uses: the same metrics, the same JSON."""
-    from schedlab.errors import InputError
     from schedlab.measure import read_run
 
     with one_line_errors():
-        if tau is not None and not tau > 0:
-            raise InputError("--tau", field="--tau", value=tau, expected="a time > 0 in seconds")
+        if threshold is not None or tau is not None:
+            threshold = bsld_threshold(threshold if threshold is not None else 10.0, tau)
         files = read_run(run, procs=procs)
-        values = files.metrics(tau=tau)
+        values = files.metrics(tau=threshold)
     source = {
         "jobs_csv": str(files.path),
         "n_procs": files.instance.platform.n_procs,

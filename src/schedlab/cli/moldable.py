@@ -11,7 +11,16 @@ from typing import Annotated
 
 import typer
 
-from schedlab.cli.common import check_out_dir, err, one_line_errors, out, parse_params, progress_bar, stretch_table
+from schedlab.cli.common import (
+    check_out_dir,
+    err,
+    one_line_errors,
+    out,
+    parse_params,
+    procs_alias,
+    progress_bar,
+    stretch_table,
+)
 
 moldable_app = typer.Typer(
     help="Moldable tasks: DBOS, Iterative, SCOJO-P-like and FCFS-sequential (Saule, Bozdag and Catalyurek 2014).",
@@ -42,7 +51,8 @@ def simulate_moldable(
         typer.Option("--param", "-P", help="Policy parameter KEY=VALUE (rho, eps; utilisation, window)."),
     ] = [],
     rho: Annotated[float | None, typer.Option("--rho", help="DBOS's online factor (same as --param rho=R).")] = None,
-    m: Annotated[int, typer.Option("--m", help="Processors (the paper: 512).")] = 512,
+    procs: Annotated[int | None, typer.Option("--procs", help="Processors (default 512, as the paper).")] = None,
+    m: Annotated[int | None, typer.Option("--m", hidden=True, help="Former name of --procs.")] = None,
     first: Annotated[int, typer.Option("--first", help="Use the log's first N usable jobs (the paper: 8000).")] = 8000,
     speedup: Annotated[
         str, typer.Option("--speedup", help="Speed-up model of a log's jobs: downey (Downey 1997).")
@@ -65,7 +75,7 @@ def simulate_moldable(
     import json
 
     from schedlab.errors import InputError
-    from schedlab.registry import make_policy
+    from schedlab.registry import for_command, make_policy
     from schedlab.runner import load_moldable, run
 
     with one_line_errors():
@@ -74,9 +84,11 @@ def simulate_moldable(
             if "rho" in params:
                 raise InputError("--rho", message="given twice (--rho and --param rho=...)")
             params["rho"] = str(rho)
+        for_command(policy, "moldable simulate")
         make_policy(policy, params)  # unknown policy or parameter: fail before reading the trace
+        size = procs_alias(procs, m)
         check_out_dir(out_dir, force)
-        instance = load_moldable(trace, m=m, first=first, seed=seed, speedup=speedup)
+        instance = load_moldable(trace, m=512 if size is None else size, first=first, seed=seed, speedup=speedup)
         show = not quiet and not as_json
         with progress_bar(len(instance.jobs), enabled=show and err.is_terminal) as progress:
             result = run(instance, policy, params, seed=seed, check=check, progress=progress, stretch=True)

@@ -24,13 +24,26 @@ Same seed, same files except timing columns and wall times, whatever ``--jobs``.
 
 from __future__ import annotations
 
+import os
+import re
+import time
 from dataclasses import replace
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from schedlab.cli.common import err, one_line_errors, out, progress_bar
+from schedlab.cli.common import check_out_dir, err, one_line_errors, out, progress_bar
+
+JobsOption = Annotated[
+    int | None,
+    typer.Option(
+        "--jobs",
+        "-j",
+        help="Worker processes (default: all cores, as `campaign run`; results do not depend on it, timings do).",
+    ),
+]
+QuietOption = Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar, no summary line.")]
 
 reproduce_app = typer.Typer(help="Reproduce the papers' experiments through the campaign runner.", no_args_is_help=True)
 
@@ -40,15 +53,32 @@ def _group() -> None:
     """Reproduce the papers' experiments (a group, so that every experiment is a sub-command)."""
 
 
-def _check_campaign_options(out_dir: Path, force: bool, jobs: int, count: tuple[str, int | None]) -> None:
-    """The checks every campaign-based reproduction makes before it starts: ``--out``, ``--jobs`` and its count."""
+def _check_campaign_options(out_dir: Path, force: bool, jobs: int | None, count: tuple[str, int | None]) -> int:
+    """The checks every campaign-based reproduction makes before it starts: ``--out``, ``--jobs`` and its count.
+    Returns the number of worker processes (``--jobs``, default all cores)."""
     from schedlab.errors import InputError
 
-    if out_dir.exists() and (not out_dir.is_dir() or any(out_dir.iterdir())) and not force:
-        raise InputError(str(out_dir), message="output directory is not empty (use --force to overwrite)")
+    check_out_dir(out_dir, force)
     for option, value in (("--jobs", jobs), count):
         if value is not None and value < 1:
             raise InputError(option, field=option, value=value, expected="an integer >= 1")
+    return jobs if jobs is not None else os.cpu_count() or 1
+
+
+def _summary(name: str, out_dir: Path, runs: int, failed: int, began: float) -> None:
+    """The one line every reproduction prints: runs, those not done, wall time, the claims' verdicts counted
+    from ``claims.md`` (``-`` for an experiment that checks none), and where the files are."""
+    claims = out_dir / "claims.md"
+    verdicts = (
+        re.findall(r"^\*\*Verdict: (.+?)\.\*\*$", claims.read_text(encoding="utf-8"), re.M) if claims.exists() else []
+    )
+    counted = ", ".join(f"{verdict} {verdicts.count(verdict)}" for verdict in dict.fromkeys(verdicts)) or "-"
+    out.print(
+        f"reproduce {name}: {runs:,} runs ({failed:,} not done) in {time.perf_counter() - began:.1f} s; "
+        f"claims: {counted}; wrote {out_dir}",
+        markup=False,
+        soft_wrap=True,
+    )
 
 
 @reproduce_app.command("hybrid")
@@ -59,9 +89,7 @@ def hybrid(
     quick: Annotated[
         bool, typer.Option(help="Small sub-grid (n <= 1000, m <= 64, k in {1, 4}; 24 instances).")
     ] = False,
-    jobs: Annotated[
-        int, typer.Option("--jobs", "-j", help="Worker processes (results do not depend on it, timings do).")
-    ] = 1,
+    jobs: JobsOption = None,
     seed: Annotated[
         int, typer.Option(help="Master seed; each instance's seed derives from (seed, n, m, k, sample).")
     ] = 0,
@@ -76,15 +104,16 @@ def hybrid(
         typer.Option("--algo", "-a", help="Comma-separated algorithms (default: all; approx32 is always run)."),
     ] = None,
     force: Annotated[bool, typer.Option(help="Write into a non-empty --out (its stored runs are reused).")] = False,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress on stderr.")] = False,
+    quiet: QuietOption = False,
 ) -> None:
     """Bleuse (2017), ch. 3: Table 3.1 instances, every CPU+GPU algorithm, Figs. 3.4-3.7 and summary tables."""
 
+    began = time.perf_counter()
     with one_line_errors():
         from schedlab.errors import ArgumentError, InputError
         from schedlab.experiments.hybrid import FULL_GRID, QUICK_GRID, experiment_algorithms, reproduce
 
-        _check_campaign_options(out_dir, force, jobs, ("--samples", samples))
+        jobs = _check_campaign_options(out_dir, force, jobs, ("--samples", samples))
         grid = QUICK_GRID if quick else FULL_GRID
         if samples is not None:
             grid = replace(grid, samples=samples)
@@ -110,10 +139,7 @@ def hybrid(
         with progress_bar(enabled=not quiet and err.is_terminal, what="runs") as progress:
             summary = reproduce(out_dir, grid, seed=seed, names=names, jobs=jobs, progress=progress, quick=quick)
     if not quiet:
-        typer.echo(
-            f"{summary['instances']} instances, {summary['runs']} runs ({summary['failed']} not done) in "
-            f"{summary['wall_seconds']:.1f} s; wrote {out_dir}"
-        )
+        _summary("hybrid", out_dir, summary["runs"], summary["failed"], began)
 
 
 @reproduce_app.command("redirections")
@@ -122,12 +148,12 @@ def redirections(
         Path, typer.Option("--out", "-o", help="Directory for campaigns, store, tables, figures and claims.")
     ],
     quick: Annotated[
-        bool, typer.Option(help="3 windows of KTH-SP2 and HPC2N, Table II parameters only (about a minute).")
+        bool, typer.Option(help="3 windows of KTH-SP2 and HPC2N, Table II parameters only (time: README, Performance).")
     ] = False,
     tuning: Annotated[
         bool, typer.Option(help="Also run the tuning grids (RD: tau x m_d; RR: c x m_d, b = 0.02).")
     ] = False,
-    jobs: Annotated[int, typer.Option("--jobs", "-j", help="Worker processes (results do not depend on it).")] = 1,
+    jobs: JobsOption = None,
     seed: Annotated[int, typer.Option(help="Master seed: window draws and random redirections.")] = 0,
     traces: Annotated[Path, typer.Option("--traces", help="Folder holding the PWA traces.")] = Path("../shared/traces"),
     windows: Annotated[int | None, typer.Option(help="Windows per trace (default 20, or 3 with --quick).")] = None,
@@ -146,15 +172,16 @@ def redirections(
         ),
     ] = False,
     force: Annotated[bool, typer.Option(help="Write into a non-empty --out (its stored runs are reused).")] = False,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress on stderr.")] = False,
+    quiet: QuietOption = False,
 ) -> None:
     """Seed 004 experiment: task windows of the paper's 7 PWA traces, SPT families with and without redirection, Table I,
     Figs 3-10 and the six claims checked (spec 004-redirections section 5)."""
 
+    began = time.perf_counter()
     with one_line_errors():
         from schedlab.experiments.redirections import plan, reproduce
 
-        _check_campaign_options(out_dir, force, jobs, ("--windows", windows))
+        jobs = _check_campaign_options(out_dir, force, jobs, ("--windows", windows))
         chosen = plan(
             traces,
             quick=quick,
@@ -168,11 +195,7 @@ def redirections(
         with progress_bar(enabled=not quiet and err.is_terminal, what="runs") as progress:
             summary = reproduce(out_dir, chosen, jobs=jobs, progress=progress)
     if not quiet:
-        verdicts = ", ".join(f"{k}: {v}" for k, v in summary["claims"].items())
-        typer.echo(
-            f"{summary['runs']} runs ({summary['failed']} not done) in {summary['wall_seconds']:.1f} s; "
-            f"claims {verdicts}; wrote {out_dir}"
-        )
+        _summary("redirections", out_dir, summary["runs"], summary["failed"], began)
 
 
 @reproduce_app.command("locality-ch5")
@@ -181,9 +204,10 @@ def locality_ch5(
         Path, typer.Option("--out", "-o", help="Directory for campaigns, store, tables, figures and claims.")
     ],
     quick: Annotated[
-        bool, typer.Option(help="2 instances of KTH-SP2 and HPC2N, best-effort allocators only (seconds).")
+        bool,
+        typer.Option(help="2 instances of KTH-SP2 and HPC2N, best-effort allocators only (time: README, Performance)."),
     ] = False,
-    jobs: Annotated[int, typer.Option("--jobs", "-j", help="Worker processes (results do not depend on it).")] = 1,
+    jobs: JobsOption = None,
     seed: Annotated[int, typer.Option(help="Master seed: instance draws.")] = 0,
     traces: Annotated[Path, typer.Option("--traces", help="Folder holding the PWA traces.")] = Path("../shared/traces"),
     instances: Annotated[
@@ -200,23 +224,21 @@ def locality_ch5(
         ),
     ] = None,
     force: Annotated[bool, typer.Option(help="Write into a non-empty --out (its stored runs are reused).")] = False,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress on stderr.")] = False,
+    quiet: QuietOption = False,
 ) -> None:
     """Mendonca (2017) ch. 5: 7-day periods of the six Table 5.2 traces on fat trees, quadratic penalty F = 2,
     conservative backfilling with topology-aware allocators, normalised to basic (spec 000-ch4-5 section 5.2)."""
 
+    began = time.perf_counter()
     with one_line_errors():
         from schedlab.experiments.locality_ch5 import plan, reproduce
 
-        _check_campaign_options(out_dir, force, jobs, ("--instances", instances))
+        jobs = _check_campaign_options(out_dir, force, jobs, ("--instances", instances))
         chosen = plan(traces, quick=quick, seed=seed, instances=instances, traces=trace, forced=forced)
         with progress_bar(enabled=not quiet and err.is_terminal, what="runs") as progress:
             summary = reproduce(out_dir, chosen, jobs=jobs, progress=progress)
     if not quiet:
-        typer.echo(
-            f"{summary['runs']} runs ({summary['failed']} not done) in {summary['wall_seconds']:.1f} s; "
-            f"claim: {summary['claim']}; wrote {out_dir}"
-        )
+        _summary("locality-ch5", out_dir, summary["runs"], summary["failed"], began)
 
 
 @reproduce_app.command("locality-ch4")
@@ -226,7 +248,7 @@ def locality_ch4(
         typer.Option("--out", "-o", help="Directory for the campaign, its store, runs.csv, summary, claims, figure."),
     ],
     quick: Annotated[bool, typer.Option(help="8 instances instead of 512.")] = False,
-    jobs: Annotated[int, typer.Option("--jobs", "-j", help="Worker processes (results do not depend on it).")] = 1,
+    jobs: JobsOption = None,
     seed: Annotated[int, typer.Option(help="Seed of the job samples (instance i uses [seed, i]).")] = 0,
     traces: Annotated[Path, typer.Option("--traces", help="Folder holding the PWA traces.")] = Path("../shared/traces"),
     instances: Annotated[int | None, typer.Option(help="Number of instances (default 512, or 8 with --quick).")] = None,
@@ -256,7 +278,7 @@ def locality_ch4(
         ),
     ] = "sets",
     force: Annotated[bool, typer.Option(help="Write into a non-empty --out (its stored runs are reused).")] = False,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress, no summary.")] = False,
+    quiet: QuietOption = False,
 ) -> None:
     """Mendonca (2017), ch. 4: 300-job Curie samples released at 0 on 512 processors in clusters of 16,
     conservative backfilling with basic, becont, cont, beloc, loc; makespan deviation from basic, contiguous and
@@ -265,8 +287,9 @@ def locality_ch4(
     from schedlab.experiments.locality_ch4 import THESIS_TRACE, Plan, reproduce
     from schedlab.policies.rigid.conservative import ESTIMATES, PROFILES
 
+    began = time.perf_counter()
     with one_line_errors():
-        _check_campaign_options(out_dir, force, jobs, ("--instances", instances))
+        jobs = _check_campaign_options(out_dir, force, jobs, ("--instances", instances))
         if block and with_replacement:
             raise InputError("--block", message="a block of consecutive jobs cannot be drawn with replacement")
         for option, value, allowed in (("--estimate", estimate, ESTIMATES), ("--profile", profile, PROFILES)):
@@ -284,10 +307,15 @@ def locality_ch4(
         if not Path(plan.trace).is_file():
             raise InputError(plan.trace, message="trace file not found (see --traces)")
         with progress_bar(enabled=not quiet and err.is_terminal, what="runs") as progress:
-            _, files = reproduce(out_dir, plan, jobs=jobs, progress=progress)
+            frame, _ = reproduce(out_dir, plan, jobs=jobs, progress=progress)
     if not quiet:
-        out.print((out_dir / "summary.md").read_text(encoding="utf-8"), markup=False)
-        out.print(f"wrote {', '.join(str(f) for f in files)}", markup=False, soft_wrap=True)
+        _summary(
+            "locality-ch4",
+            out_dir,
+            plan.instances * len(plan.allocators),
+            plan.instances * len(plan.allocators) - len(frame),
+            began,
+        )
 
 
 @reproduce_app.command("swdual")
@@ -296,7 +324,10 @@ def swdual(
         Path, typer.Option("--out", "-o", help="Directory for summary.md, measured.csv, planned.csv, model.json.")
     ],
     quick: Annotated[
-        bool, typer.Option(help="2,000 sequences and 8 queries per set instead of 100,000 and 40 (seconds).")
+        bool,
+        typer.Option(
+            help="2,000 sequences and 8 queries per set instead of 100,000 and 40 (time: README, Performance)."
+        ),
     ] = False,
     sequences: Annotated[int | None, typer.Option(help="Database sequences (default 100,000).")] = None,
     queries: Annotated[int | None, typer.Option(help="Queries per set (default 40).")] = None,
@@ -309,14 +340,14 @@ def swdual(
     gpu_gcups: Annotated[float, typer.Option(help="GCUPS of the assumed GPU of the planned comparison.")] = 24.8,
     seed: Annotated[int, typer.Option(help="Seed of the database, the queries and the calibration.")] = 0,
     force: Annotated[bool, typer.Option(help="Write into a non-empty --out.")] = False,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No summary on stdout.")] = False,
+    quiet: QuietOption = False,
 ) -> None:
     """Mendonca (2017) ch. 2: the thesis's constant-product checks, real searches per scheduler on this
     machine's CPU cores (heterogeneous 100-5,000 and homogeneous 4,500-5,000 query sets against a synthetic
     UniProt-like database), and CPU+GPU plans from the calibrated CPU model and an assumed GPU."""
-    from schedlab.cli.common import check_out_dir
     from schedlab.experiments.swdual import Plan, reproduce
 
+    began = time.perf_counter()
     with one_line_errors():
         check_out_dir(out_dir, force)
         plan = Plan(
@@ -327,10 +358,9 @@ def swdual(
             schedulers=tuple(scheduler),
             seed=seed,
         )
-        _, files = reproduce(out_dir, plan)
+        outcome, _ = reproduce(out_dir, plan)
     if not quiet:
-        out.print((out_dir / "summary.md").read_text(encoding="utf-8"), markup=False)
-        out.print(f"wrote {', '.join(str(f) for f in files)}", markup=False, soft_wrap=True)
+        _summary("swdual", out_dir, len(outcome.measured) + len(outcome.planned), 0, began)
 
 
 @reproduce_app.command("io")
@@ -338,10 +368,8 @@ def io(
     out_dir: Annotated[
         Path, typer.Option("--out", "-o", help="Directory for the campaigns, their store, CSVs, tables and figures.")
     ],
-    quick: Annotated[bool, typer.Option(help="A few small families (well under a minute).")] = False,
-    jobs: Annotated[
-        int, typer.Option("--jobs", "-j", help="Worker processes (results do not depend on it, timings do).")
-    ] = 1,
+    quick: Annotated[bool, typer.Option(help="A few small families (time: README, Performance).")] = False,
+    jobs: JobsOption = None,
     seed: Annotated[
         int, typer.Option(help="Master seed; each instance's seed derives from (seed, family, sample).")
     ] = 0,
@@ -351,15 +379,16 @@ def io(
         str | None, typer.Option("--algo", "-a", help="Comma-separated algorithms (default: every I/O-aware one).")
     ] = None,
     force: Annotated[bool, typer.Option(help="Write into a non-empty --out (its stored runs are reused).")] = False,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress on stderr.")] = False,
+    quiet: QuietOption = False,
 ) -> None:
     """Bleuse (2017), ch. 4-6: every I/O-aware algorithm on line and ring families, against bounds and optima."""
 
+    began = time.perf_counter()
     with one_line_errors():
         from schedlab.errors import ArgumentError, InputError
         from schedlab.experiments.io import FULL_FAMILIES, QUICK_FAMILIES, experiment_algorithms, reproduce
 
-        _check_campaign_options(out_dir, force, jobs, ("--jobs", jobs))
+        jobs = _check_campaign_options(out_dir, force, jobs, ("--jobs", jobs))
         families = [f for f in (QUICK_FAMILIES if quick else FULL_FAMILIES) if not (no_traces and f.trace)]
         for family in families:
             if family.trace and not (traces / family.trace).is_file():
@@ -381,10 +410,7 @@ def io(
                 out_dir, families, seed=seed, traces=traces, names=names, jobs=jobs, progress=progress, quick=quick
             )
     if not quiet:
-        typer.echo(
-            f"{summary['instances']} instances, {summary['runs']} runs ({summary['failed']} not done) in "
-            f"{summary['wall_seconds']:.1f} s; wrote {out_dir}"
-        )
+        _summary("io", out_dir, summary["runs"], summary["failed"], began)
 
 
 @reproduce_app.command("torus")
@@ -392,8 +418,10 @@ def torus(
     out_dir: Annotated[
         Path, typer.Option("--out", "-o", help="Directory for campaigns, store, tables, figures and claims.")
     ],
-    quick: Annotated[bool, typer.Option(help="1,000 jobs per log and c in 0.8, 1.0, 1.2 (seconds).")] = False,
-    jobs: Annotated[int, typer.Option("--jobs", "-j", help="Worker processes (results do not depend on it).")] = 1,
+    quick: Annotated[
+        bool, typer.Option(help="1,000 jobs per log and c in 0.8, 1.0, 1.2 (time: README, Performance).")
+    ] = False,
+    jobs: JobsOption = None,
     seed: Annotated[int, typer.Option(help="Master seed (recorded; the schedulers draw nothing).")] = 0,
     traces: Annotated[Path, typer.Option("--traces", help="Folder holding the PWA traces.")] = Path("../shared/traces"),
     count: Annotated[int | None, typer.Option(help="Jobs per log (default 10,000, or 1,000 with --quick).")] = None,
@@ -402,23 +430,20 @@ def torus(
         list[str] | None, typer.Option("--log", help="Logs to run: NASA, SDSC (repeatable; default both).")
     ] = None,
     force: Annotated[bool, typer.Option(help="Write into a non-empty --out (its stored runs are reused).")] = False,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress on stderr.")] = False,
+    quiet: QuietOption = False,
 ) -> None:
     """Krevat (2003) experiment: FCFS, Backfill, Migration and B+M on a 4x4x8 torus and the flat machine, on
     NASA iPSC/860 and SDSC SP2 with run times scaled by c; saturation points, capacity, migrations, claims."""
+    began = time.perf_counter()
     with one_line_errors():
         from schedlab.experiments.torus import plan, reproduce
 
-        _check_campaign_options(out_dir, force, jobs, ("--count", count))
+        jobs = _check_campaign_options(out_dir, force, jobs, ("--count", count))
         chosen = plan(traces, quick=quick, seed=seed, count=count, skip=skip, logs=log)
         with progress_bar(enabled=not quiet and err.is_terminal, what="runs") as progress:
             summary = reproduce(out_dir, chosen, jobs=jobs, progress=progress)
     if not quiet:
-        verdicts = ", ".join(f"{k}: {v}" for k, v in summary["claims"].items())
-        typer.echo(
-            f"{summary['runs']} runs ({summary['failed']} not done) in {summary['wall_seconds']:.1f} s; "
-            f"claims {verdicts}; wrote {out_dir}"
-        )
+        _summary("torus", out_dir, summary["runs"], summary["failed"], began)
 
 
 @reproduce_app.command("stretch")
@@ -429,7 +454,7 @@ def stretch(
     quick: Annotated[
         bool, typer.Option(help="Small instances of every part (2,000 tasks on 30 processors, 1,000 log jobs...).")
     ] = False,
-    jobs: Annotated[int, typer.Option("--jobs", "-j", help="Worker processes (results do not depend on it).")] = 1,
+    jobs: JobsOption = None,
     seed: Annotated[int, typer.Option(help="Master seed of the generated instances and of the Downey draws.")] = 0,
     traces: Annotated[Path, typer.Option("--traces", help="Folder holding the PWA traces.")] = Path("../shared/traces"),
     instances: Annotated[
@@ -440,23 +465,19 @@ def stretch(
         bool, typer.Option(help="The paper's whole (X, T) reservation grid (7 x 10 and 7 x 9 points, not 4 x 4).")
     ] = False,
     force: Annotated[bool, typer.Option(help="Write into a non-empty --out (its stored runs are reused).")] = False,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress on stderr.")] = False,
+    quiet: QuietOption = False,
 ) -> None:
     """Saule, Bozdag and Catalyurek (2014), sections 4 and 7: FCFS and DASEDF on sequential tasks with the
     (X, T) reservation, DBOS, Iterative and a SCOJO-P-like approximation on the SDSC Par 96 and OSC logs as
     moldable tasks and on an SSM-like workload; Fig. 1(b) beside the paper's values and every claim checked."""
 
+    began = time.perf_counter()
     with one_line_errors():
         from schedlab.experiments.stretch import plan, reproduce
 
-        _check_campaign_options(out_dir, force, jobs, ("--instances", instances))
+        jobs = _check_campaign_options(out_dir, force, jobs, ("--instances", instances))
         chosen = plan(traces, quick=quick, seed=seed, instances=instances, full_grid=full_grid)
         with progress_bar(enabled=not quiet and err.is_terminal, what="runs") as progress:
             summary = reproduce(out_dir, chosen, jobs=jobs, progress=progress)
     if not quiet:
-        verdicts = list(summary["claims"].values())
-        counts = ", ".join(f"{v} {verdicts.count(v)}" for v in dict.fromkeys(verdicts))
-        typer.echo(
-            f"{summary['runs']} runs ({summary['failed']} not done) in {summary['wall_seconds']:.1f} s; "
-            f"claims: {counts}; wrote {out_dir}"
-        )
+        _summary("stretch", out_dir, summary["runs"], summary["failed"], began)

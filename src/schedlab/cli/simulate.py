@@ -9,6 +9,7 @@ from typing import Annotated
 import typer
 
 from schedlab.cli.common import (
+    bsld_threshold,
     check_out_dir,
     err,
     metrics_table,
@@ -45,7 +46,10 @@ def simulate(
     ] = None,
     force: Annotated[bool, typer.Option(help="Overwrite a non-empty --out directory.")] = False,
     seed: Annotated[int, typer.Option(help="Seed of the policy's random draws.")] = 0,
-    tau: Annotated[float, typer.Option(help="Bounded-slowdown threshold in seconds.")] = 10.0,
+    threshold: Annotated[
+        float, typer.Option("--bsld-threshold", help="Bounded-slowdown threshold tau in seconds (> 0).")
+    ] = 10.0,
+    tau: Annotated[float | None, typer.Option("--tau", hidden=True, help="Former name of --bsld-threshold.")] = None,
     check: Annotated[
         bool, typer.Option("--validate/--no-validate", help="Check the schedule with the independent validator.")
     ] = True,
@@ -81,18 +85,20 @@ def simulate(
     """Simulate an online POLICY on TRACE, print its metrics, and write jobs.csv and metrics.json to --out."""
     from schedlab.platform.registry import parse_platform
     from schedlab.policies.rigid.allocators import split_name
-    from schedlab.registry import make_policy
+    from schedlab.registry import for_command, make_policy
     from schedlab.runner import check_walltime, load_instance, run
     from schedlab.runtime.penalty import parse_penalty
     from schedlab.workload.archive import resolve
 
     with one_line_errors():
+        threshold = bsld_threshold(threshold, tau)
         params = parse_params(param)
         if allocator is not None:
             if "allocator" in params:
                 raise InputError("--allocator", message="given twice (--allocator and --param allocator=...)")
             params["allocator"] = allocator
             split_name(allocator)  # unknown allocator: fail before reading the trace
+        for_command(policy, "simulate")  # a task policy names the command that runs it
         make_policy(policy, params)  # unknown policy or parameter: fail before reading the trace
         check_walltime(policy, walltime, penalty=penalty)
         filter_window = parse_window(window)
@@ -114,7 +120,7 @@ def simulate(
                 policy,
                 params,
                 seed=seed,
-                tau=tau,
+                tau=threshold,
                 check=check,
                 progress=progress,
                 report=report,

@@ -18,7 +18,7 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from schedlab.cli.common import check_out_dir, one_line_errors, out
+from schedlab.cli.common import check_out_dir, gantt_files, make_folder, one_line_errors, out
 
 solve_app = typer.Typer(help="Solve offline scheduling instances.", no_args_is_help=True)
 
@@ -56,9 +56,12 @@ def hybrid(
     generate: Annotated[str | None, typer.Option(help="Generate a Table 3.1 instance: n=..,m=..,k=..,seed=..")] = None,
     algo: Annotated[str, typer.Option("--algo", "-a", help="Comma-separated registered algorithms.")] = "approx32",
     out_dir: Annotated[
-        Path | None, typer.Option("--out", "-o", help="Write instance.json and one schedule JSON per algorithm.")
+        Path | None,
+        typer.Option("--out", "-o", help="Directory for instance.json and one schedule JSON per algorithm."),
     ] = None,
-    force: Annotated[bool, typer.Option(help="Overwrite a non-empty --out directory.")] = False,
+    force: Annotated[
+        bool, typer.Option(help="Overwrite a non-empty --out directory and existing --gantt files.")
+    ] = False,
     gantt: Annotated[
         Path | None, typer.Option(help="Gantt chart file (PNG); with several algorithms, NAME_ALGO.png.")
     ] = None,
@@ -83,6 +86,7 @@ def hybrid(
         if (instance_path is None) == (generate is None):
             raise InputError("solve hybrid", message="give either INSTANCE or --generate")
         check_out_dir(out_dir, force)
+        charts = gantt_files(gantt, names, force)
         if generate is not None:
             g = _parse_generate(generate)
             instance = generate_hybrid(g["n"], g["m"], g["k"], rng=np.random.default_rng(g["seed"]))
@@ -118,12 +122,12 @@ def hybrid(
         for row in rows:
             row["best_lower_bound"] = proven
             row["ratio"] = row["makespan"] / proven if proven > 0 else None
-        if gantt is not None:
+        if charts:
             from schedlab.report.schedule_gantt import plot_schedule
 
             for name, schedule in schedules.items():
-                target = gantt if len(schedules) == 1 else gantt.with_name(f"{gantt.stem}_{name}{gantt.suffix}")
-                plot_schedule(common, schedule, target, title=f"{name}: makespan {schedule.makespan:.4g}")
+                make_folder(charts[name].parent)
+                plot_schedule(common, schedule, charts[name], title=f"{name}: makespan {schedule.makespan:.4g}")
         if out_dir is not None:
             out_dir.mkdir(parents=True, exist_ok=True)
             (out_dir / "instance.json").write_text(json.dumps(instance_to_json(instance), indent=1) + "\n")
@@ -186,9 +190,12 @@ def io(
     ] = None,
     param: Annotated[list[str], typer.Option("--param", "-P", help="KEY=VALUE for the one --algo, repeatable.")] = [],
     out_dir: Annotated[
-        Path | None, typer.Option("--out", "-o", help="Write instance.json and one schedule JSON per algorithm.")
+        Path | None,
+        typer.Option("--out", "-o", help="Directory for instance.json and one schedule JSON per algorithm."),
     ] = None,
-    force: Annotated[bool, typer.Option(help="Overwrite a non-empty --out directory.")] = False,
+    force: Annotated[
+        bool, typer.Option(help="Overwrite a non-empty --out directory and existing --gantt files.")
+    ] = False,
     gantt: Annotated[
         Path | None, typer.Option(help="Gantt chart file (PNG); with several algorithms, NAME_ALGO.png.")
     ] = None,
@@ -217,6 +224,7 @@ def io(
         names = [a.strip() for a in algo.split(",") if a.strip()]
         if not names:
             raise InputError("--algo", field="--algo", value=algo, expected="at least one algorithm")
+        charts = gantt_files(gantt, names, force)
         params = parse_params(param)
         if params and len(names) > 1:
             raise InputError("--param", field="--param", value=param[0], expected="one --algo with --param")
@@ -253,12 +261,12 @@ def io(
                 }
             )
             schedules[name] = schedule
-        if gantt is not None:
+        if charts:
             from schedlab.report.schedule_gantt import plot_schedule
 
             for name, schedule in schedules.items():
-                target = gantt if len(schedules) == 1 else gantt.with_name(f"{gantt.stem}_{name}{gantt.suffix}")
-                plot_schedule(common, schedule, target, title=f"{name}: makespan {schedule.makespan:.4g}")
+                make_folder(charts[name].parent)
+                plot_schedule(common, schedule, charts[name], title=f"{name}: makespan {schedule.makespan:.4g}")
         if out_dir is not None:
             out_dir.mkdir(parents=True, exist_ok=True)
             (out_dir / "instance.json").write_text(json.dumps(instance_to_json(instance), indent=1) + "\n")

@@ -17,7 +17,16 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from schedlab.cli.common import check_out_dir, err, one_line_errors, out, progress_bar
+from schedlab.cli.common import (
+    check_out_dir,
+    err,
+    gantt_files,
+    make_folder,
+    one_line_errors,
+    out,
+    out_file,
+    progress_bar,
+)
 
 __all__ = ["swdual_app"]
 
@@ -43,31 +52,25 @@ def _default_cpus(gpus: int) -> int:
     return max(1, (os.cpu_count() or 1) - gpus)  # spec ambiguity 7
 
 
-def _refuse_existing(path: Path, force: bool) -> None:
-    from schedlab.errors import InputError
-
-    if path.exists() and not force:
-        raise InputError(str(path), message="exists (use --force to overwrite)")
-
-
 @swdual_app.command("generate")
 def generate(
     sequences: Annotated[int, typer.Option("--sequences", "-n", help="Number of sequences.")],
-    out_path: Annotated[Path, typer.Option("--out", "-o", help="FASTA file to write (.gz: gzip).")],
+    out_dir: Annotated[Path, typer.Option("--out", "-o", help="Directory to write PREFIX.fasta into.")],
     seed: Annotated[int, typer.Option(help="Seed of the generator.")] = 0,
     min_length: Annotated[int, typer.Option(help="Shortest sequence.")] = 4,
     max_length: Annotated[int, typer.Option(help="Longest sequence.")] = 35213,
     lengths: Annotated[str, typer.Option(help="uniprot (log-normal, median 300) or uniform.")] = "uniprot",
-    prefix: Annotated[str, typer.Option(help="Name prefix.")] = "seq",
-    force: Annotated[bool, typer.Option(help="Overwrite --out.")] = False,
+    prefix: Annotated[str, typer.Option(help="Name prefix of the sequences and of the file.")] = "seq",
+    gzip: Annotated[bool, typer.Option("--gzip", help="Write PREFIX.fasta.gz (gzip) instead.")] = False,
+    force: Annotated[bool, typer.Option(help="Overwrite an existing PREFIX.fasta in --out.")] = False,
 ) -> None:
-    """Write a seeded synthetic protein set (UniProt-like residue frequencies and lengths)."""
+    """Write a seeded synthetic protein set (UniProt-like residue frequencies and lengths) as OUT/PREFIX.fasta."""
     with one_line_errors():
         import numpy as np
 
         from schedlab.swdual.synthetic import generate_sequences, write_fasta
 
-        _refuse_existing(out_path, force)
+        out_path = out_file(out_dir, f"{prefix}.fasta" + (".gz" if gzip else ""), force)
         seqs = generate_sequences(
             sequences,
             rng=np.random.default_rng(seed),
@@ -76,16 +79,18 @@ def generate(
             lengths=lengths,
             prefix=prefix,
         )
-        write_fasta(seqs, out_path)
+        write_fasta(seqs, make_folder(out_dir) / out_path.name)
     out.print(
         f"{out_path}: {len(seqs)} sequences, {seqs.residues} residues "
-        f"(lengths {int(seqs.lengths.min())}-{int(seqs.lengths.max())})"
+        f"(lengths {int(seqs.lengths.min())}-{int(seqs.lengths.max())})",
+        markup=False,
+        soft_wrap=True,
     )
 
 
 @swdual_app.command("calibrate")
 def calibrate(
-    out_path: Annotated[Path, typer.Option("--out", "-o", help="Performance model JSON to write.")],
+    out_dir: Annotated[Path, typer.Option("--out", "-o", help="Directory to write model.json into.")],
     cpus: Annotated[
         int | None, typer.Option(help="CPU workers the model is for (run at once). Default: cores - GPUs.")
     ] = None,
@@ -99,10 +104,10 @@ def calibrate(
     gap_start: Annotated[int, typer.Option(help="G_s: cost of opening a gap.")] = 11,
     gap_extend: Annotated[int, typer.Option(help="G_e: cost per gap residue.")] = 1,
     seed: Annotated[int, typer.Option(help="Seed of the sample and the queries.")] = 0,
-    force: Annotated[bool, typer.Option(help="Overwrite --out.")] = False,
+    force: Annotated[bool, typer.Option(help="Overwrite an existing model.json in --out.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print the model as JSON.")] = False,
 ) -> None:
-    """Measure GCUPS per engine over query lengths; store time = overhead + L R / GCUPS(L) as JSON."""
+    """Measure GCUPS per engine over query lengths; store time = overhead + L R / GCUPS(L) as OUT/model.json."""
     with one_line_errors():
         import numpy as np
 
@@ -113,7 +118,7 @@ def calibrate(
         from schedlab.swdual.sequences import read_fasta
         from schedlab.swdual.synthetic import generate_sequences
 
-        _refuse_existing(out_path, force)
+        out_path = out_file(out_dir, "model.json", force)
         cpus = _default_cpus(gpus) if cpus is None else cpus
         check_platform(cpus, gpus)
         check_cpu_engine(cpu_engine)
@@ -154,6 +159,7 @@ def calibrate(
                 "scoring": scoring.describe(),
             },
         )
+        make_folder(out_dir)
         model.write(out_path)
     if as_json:
         print(json.dumps(model.to_json(), indent=1, sort_keys=True))
@@ -226,6 +232,7 @@ def schedule(
         Path | None, typer.Option(help="Database FASTA whose residues a length column is against (read by index).")
     ] = None,
     gantt: Annotated[Path | None, typer.Option(help="Gantt chart (PNG); several schedulers: NAME_SCHED.png.")] = None,
+    force: Annotated[bool, typer.Option(help="Overwrite existing --gantt files.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print the plans as JSON.")] = False,
 ) -> None:
     """Plan tasks on CPU and GPU workers from measured or modelled times (no alignment)."""
@@ -237,18 +244,15 @@ def schedule(
             from schedlab.swdual.sequences import FastaIndex
 
             residues = FastaIndex(db, alphabet=Scoring.load().alphabet).residues  # lengths only, no sequence read
+        chosen = [x.strip() for x in scheduler.split(",") if x.strip()]
+        charts = gantt_files(gantt, chosen, force)
         names, cpu_time, gpu_time = _read_tasks(tasks, model, residues)
-        plans = {
-            s: make_plan(cpu_time, gpu_time, cpus=cpus, gpus=gpus, scheduler=s)
-            for s in (x.strip() for x in scheduler.split(","))
-            if s
-        }
-        if gantt is not None:
+        plans = {s: make_plan(cpu_time, gpu_time, cpus=cpus, gpus=gpus, scheduler=s) for s in chosen}
+        if charts:
             from schedlab.swdual.gantt import plot_search_gantt
 
             for name, plan in plans.items():
-                target = gantt if len(plans) == 1 else gantt.with_name(f"{gantt.stem}_{name}{gantt.suffix}")
-                plot_search_gantt(plan.report(names), target)
+                plot_search_gantt(plan.report(names), make_folder(charts[name].parent) / charts[name].name)
     if as_json:
         print(json.dumps({name: plan.report(names) for name, plan in plans.items()}, indent=1))
         return

@@ -1,7 +1,7 @@
 """``schedlab tasks``: independent sequential tasks, simulated online, and generated.
 
 ``tasks simulate TRACE.swf`` converts a trace's jobs to sequential tasks (Lucarelli, Mendonca and Trystram
-2017, section V-A); ``tasks simulate TASKS.csv --m M`` reads a tasks CSV and adds the max-stretch objectives
+2017, section V-A); ``tasks simulate TASKS.csv --procs M`` reads a tasks CSV and adds the max-stretch objectives
 of Saule, Bozdag and Catalyurek (2014); ``tasks generate`` writes the random tasks of that study.
 """
 
@@ -13,14 +13,21 @@ from typing import Annotated
 import typer
 
 from schedlab.cli.common import (
+    bsld_threshold,
     check_out_dir,
     duration,
+    err,
+    make_folder,
     metrics_table,
     one_line_errors,
     out,
     parse_params,
+    procs_alias,
+    progress_bar,
     stretch_table,
 )
+from schedlab.cli.common import out_file as out_file_in
+from schedlab.cli.common import window as parse_window
 
 tasks_app = typer.Typer(
     help="Independent sequential tasks: SPT families with redirection (Lucarelli, Mendonca and Trystram 2017), "
@@ -31,13 +38,14 @@ tasks_app = typer.Typer(
 
 @tasks_app.command("simulate")
 def simulate_tasks(
-    trace: Annotated[Path, typer.Argument(help="SWF trace (.swf or .swf.gz), or a tasks CSV (.csv, with --m).")],
+    trace: Annotated[Path, typer.Argument(help="SWF trace (.swf or .swf.gz), or a tasks CSV (.csv, with --procs).")],
     policy: Annotated[
         str,
         typer.Option(
             "--policy",
             "-p",
-            help="gspt, spt, gspt-rd, spt-rd, gspt-rr, spt-rr, fcfs; fcfs-stretch, dasedf, split (max stretch).",
+            help="gspt, spt, gspt-rd, spt-rd, gspt-rr, spt-rr, gsrpt, srpt; fcfs-stretch, dasedf, split (max "
+            "stretch); a policy of `schedlab simulate` (fcfs) runs too. See `schedlab policies`.",
         ),
     ] = "gspt-rd",
     param: Annotated[
@@ -45,22 +53,29 @@ def simulate_tasks(
         typer.Option(
             "--param",
             "-P",
-            help="Policy parameter KEY=VALUE (dedicated, tau, b, c, batch; eps, validity, reserved, threshold, "
-            "groups, base).",
+            help="Policy parameter KEY=VALUE, repeatable (dedicated, tau: the redirection counter, b, c, batch; "
+            "eps, validity, reserved, threshold, groups, base).",
         ),
     ] = [],
-    m: Annotated[
-        int | None, typer.Option("--m", help="Processors, for a tasks CSV (an SWF trace sets its own).")
-    ] = None,
     procs: Annotated[
         int | None,
         typer.Option(
-            help="Machine size m of an SWF trace before conversion (default: the header's MaxProcs; Lucarelli et "
-            "al. 2017, Table I: Curie 80640, Metacentrum 806, which has no header)."
+            "--procs",
+            help="Machine size: an SWF trace's P before conversion (default: its MaxProcs header); a tasks CSV's "
+            "processors (required).",
         ),
     ] = None,
+    m: Annotated[int | None, typer.Option("--m", hidden=True, help="Former name of --procs for a tasks CSV.")] = None,
+    status: Annotated[
+        int, typer.Option(help="Keep only SWF jobs with this status (default 1, completed, as the paper).")
+    ] = 1,
     window: Annotated[
-        str | None, typer.Option(help="Simulate one random window of this length (e.g. 7d), drawn with --seed.")
+        str | None,
+        typer.Option(help="Keep only SWF jobs submitted in START:END (durations on the trace clock: 0:7d, 7d:)."),
+    ] = None,
+    random_window: Annotated[
+        str | None,
+        typer.Option(help="Simulate one random window of this length (e.g. 7d) of the SWF jobs, drawn with --seed."),
     ] = None,
     seed: Annotated[int, typer.Option(help="Seed of the window draw and of random redirection.")] = 0,
     conversion: Annotated[
@@ -71,7 +86,16 @@ def simulate_tasks(
         Path | None, typer.Option("--out", "-o", help="Directory for jobs.csv and metrics.json.")
     ] = None,
     force: Annotated[bool, typer.Option(help="Overwrite a non-empty --out directory.")] = False,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the metrics as JSON.")] = False,
+    threshold: Annotated[
+        float, typer.Option("--bsld-threshold", help="Bounded-slowdown threshold tau in seconds (> 0).")
+    ] = 10.0,
+    check: Annotated[
+        bool, typer.Option("--validate/--no-validate", help="Check the schedule with the independent validator.")
+    ] = True,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print the metrics as JSON on stdout instead of a table.")
+    ] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar, no table.")] = False,
 ) -> None:
     """Simulate an online task POLICY on TRACE's jobs converted to sequential tasks, or on a tasks CSV.
 
@@ -82,30 +106,53 @@ def simulate_tasks(
     import json
 
     from schedlab.errors import InputError
-    from schedlab.registry import make_policy
+    from schedlab.registry import for_command, make_policy
     from schedlab.runner import load_sequential_tasks, run, tasks_instance
     from schedlab.workload.tasks import load_tasks
 
     csv = trace.suffix == ".csv"
     with one_line_errors():
+        threshold = bsld_threshold(threshold)
         params = parse_params(param)
+        for_command(policy, "tasks simulate", "simulate")
         make_policy(policy, params)
+        procs = procs_alias(procs, m)
+        span = parse_window(window)
+        length = duration(random_window, "--random-window") if random_window is not None else None
+        check_out_dir(out_dir, force)
+        show = not quiet and not as_json
         if csv:
-            if m is None:
-                raise InputError("--m", message="a tasks CSV needs --m (the number of processors)")
-            if window is not None or procs is not None:
-                option = "--window" if window is not None else "--procs"
-                raise InputError(option, message=f"{option} applies to SWF traces only (a tasks CSV takes --m)")
-            check_out_dir(out_dir, force)
-            result = run(load_sequential_tasks(trace, m=m), policy, params, seed=seed, stretch=True)
+            if procs is None:
+                raise InputError("--procs", message="a tasks CSV needs --procs (the number of processors)")
+            for option, given in (("--window", window), ("--random-window", random_window)):
+                if given is not None:
+                    raise InputError(option, message=f"{option} applies to SWF traces only")
+            instance, report = load_sequential_tasks(trace, m=procs), None
         else:
-            if m is not None:
-                raise InputError("--m", message="--m applies to a tasks CSV (an SWF trace's conversion sets m)")
-            length = duration(window, "--window") if window is not None else None
             tasks, report = load_tasks(
-                trace, window=length, seed=seed, conversion=conversion, rounding=rounding, procs=procs
+                trace,
+                window=length,
+                seed=seed,
+                conversion=conversion,
+                rounding=rounding,
+                procs=procs,
+                status=status,
+                span=span,
             )
-            result = run(tasks_instance(tasks), policy, params, seed=seed, report=report)
+            instance = tasks_instance(tasks)
+        with progress_bar(len(instance.jobs), enabled=show and err.is_terminal) as progress:
+            result = run(
+                instance,
+                policy,
+                params,
+                seed=seed,
+                tau=threshold,
+                check=check,
+                progress=progress,
+                report=report,
+                stretch=csv,
+            )
+        if not csv:
             result.info.update(
                 {
                     "conversion": conversion,
@@ -121,9 +168,13 @@ def simulate_tasks(
     if as_json:
         print(json.dumps({**result.metrics, "run": result.info}, sort_keys=True, indent=2))
         return
+    if quiet:
+        return
     if csv:
         out.print(stretch_table(result))
         return
+    for line in report.lines() if report is not None else ():
+        out.print(line, markup=False)
     out.print(
         f"{len(tasks.jobs):,} tasks on {tasks.n_procs} processors (m = {report.machine_procs}) "
         f"(conversion {conversion}, Q = {tasks.mean_procs:.2f}, load {tasks.load:.2f}); "
@@ -148,25 +199,24 @@ def generate(
     load: Annotated[
         float, typer.Option("--load", help="Target load: total work over the release span (processors kept busy).")
     ],
-    out_file: Annotated[Path, typer.Option("--out", "-o", help="The tasks CSV to write.")],
+    out_dir: Annotated[Path, typer.Option("--out", "-o", help="Directory to write tasks.csv into.")],
     m: Annotated[int, typer.Option("--m", help="Processor counts the run times cover (ssm-like).")] = 300,
     seed: Annotated[int, typer.Option(help="Seed of the draws (same seed, same file).")] = 0,
-    force: Annotated[bool, typer.Option(help="Overwrite an existing --out file.")] = False,
+    force: Annotated[bool, typer.Option(help="Overwrite an existing tasks.csv in --out.")] = False,
 ) -> None:
-    """Write random independent tasks as a tasks CSV: releases by exponential inter-arrival times whose rate
+    """Write random independent tasks as OUT/tasks.csv: releases by exponential inter-arrival times whose rate
     gives the target load, sizes from --dist."""
     import numpy as np
 
-    from schedlab.errors import InputError
     from schedlab.metrics import processor_load
     from schedlab.workload.jobs import JobTable
     from schedlab.workload.moldable_csv import write_tasks_csv
     from schedlab.workload.stretch_generators import generate_tasks
 
     with one_line_errors():
-        if out_file.exists() and not force:
-            raise InputError(str(out_file), message="file exists (use --force to overwrite)")
+        out_file = out_file_in(out_dir, "tasks.csv", force)
         tasks = generate_tasks(dist, n, m, load=load, rng=np.random.default_rng(seed))
+        make_folder(out_dir)
         write_tasks_csv(tasks, out_file)
     sequential = isinstance(tasks, JobTable)
     release, p1 = (tasks.submit, tasks.run_time) if sequential else (tasks.release, tasks.p1)

@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from schedlab.cli.common import one_line_errors
+from schedlab.cli.common import check_out_file, make_folder, one_line_errors
 from schedlab.cli.common import out as console
 from schedlab.errors import InputError
 
@@ -52,6 +52,7 @@ def view(
     at: Annotated[float, typer.Option("--at", help="Time to draw (s, the run's clock).")],
     html: Annotated[Path | None, typer.Option("--html", help="Self-contained 3-D HTML page to write (plotly).")] = None,
     png: Annotated[Path | None, typer.Option("--png", help="PNG image to write (matplotlib voxels).")] = None,
+    force: Annotated[bool, typer.Option(help="Overwrite existing --html and --png files.")] = False,
 ) -> None:
     """Draw which job holds which node of RUN_DIR's torus at time --at: one colour per job, hover for the job."""
     from schedlab.report.torus_view import run_occupancy, torus_html, torus_png
@@ -59,6 +60,11 @@ def view(
     with one_line_errors():
         if html is None and png is None:
             raise InputError("schedlab torus view", message="nothing to write: give --html PAGE, --png IMAGE or both")
+        check_out_file(html, force, "--html")
+        check_out_file(png, force, "--png")
+        for target in (html, png):
+            if target is not None:
+                make_folder(target.parent)
         geometry, owners, boxes = run_occupancy(run_dir, at)
         title = f"{run_dir.name}: {geometry.name} at t = {at:g} s, {len(set(owners.values()))} jobs"
         if html is not None:

@@ -9,7 +9,7 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from schedlab.cli.common import err, number, one_line_errors, out, progress_bar
+from schedlab.cli.common import check_out_file, err, make_folder, number, one_line_errors, out, progress_bar
 from schedlab.cli.common import window as parse_window
 from schedlab.errors import InputError
 
@@ -77,16 +77,17 @@ def trace_fetch(
 
 @trace_app.command("info")
 def trace_info(
-    trace: Annotated[Path, typer.Argument(help="SWF trace (.swf or .swf.gz).")],
-    procs: Annotated[int | None, typer.Option(help="Machine size P (default: the header's MaxProcs).")] = None,
+    trace: Annotated[Path, typer.Argument(help="SWF trace (.swf or .swf.gz) or Batsim JSON workload (.json).")],
+    procs: Annotated[
+        int | None, typer.Option(help="Machine size P (default: the header's MaxProcs, or nb_res).")
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
 ) -> None:
     """Size, span, load, job-size and run-time distributions of TRACE, and what the default filters drop."""
-    from schedlab.workload.stats import trace_summary
-    from schedlab.workload.swf import read_swf
+    from schedlab.workload.stats import workload_summary
 
     with one_line_errors():
-        summary = trace_summary(read_swf(trace), procs=procs)
+        summary = workload_summary(trace, procs=procs)
     if as_json:
         print(json.dumps(summary, sort_keys=True, indent=2))
         return
@@ -115,9 +116,9 @@ def trace_convert(
         name = target.name
         if not name.endswith((".json", ".swf", ".swf.gz")):
             raise InputError(str(target), message="unknown output format, expected a .json, .swf or .swf.gz file")
-        if target.exists() and not force:
-            raise InputError(str(target), message="exists (use --force to overwrite)")
+        check_out_file(target, force, "TARGET")
         instance, report = load_instance(source, procs=procs, status=status, window=parse_window(window))
+        make_folder(target.parent)
         if name.endswith(".json"):
             write_batsim(target, instance.jobs, instance.platform.n_procs)
         else:
@@ -134,8 +135,6 @@ def _summary_table(summary: dict) -> Table:
             continue
         if isinstance(value, dict):
             text = ", ".join(f"{k}: {number(v) if not isinstance(v, str) else v}" for k, v in value.items())
-        elif isinstance(value, (list, tuple)):
-            text = "; ".join(f"{what}: {number(count)}" for what, count in value)
         else:
             text = number(value) if isinstance(value, (int, float)) else str(value)
         table.add_row(key.replace("_", " "), text)

@@ -30,7 +30,12 @@ import numpy as np
 
 from schedlab.platform.intervals import Allocation
 
-__all__ = ["Platform", "ResourceKind", "kind_ids"]
+__all__ = ["MAX_PROCS", "Platform", "ResourceKind", "kind_ids"]
+
+MAX_PROCS = 2**26
+"""The most resources a platform may have (67,108,864): far beyond any machine of the Parallel Workloads
+Archive, and small enough that the per-processor state some policies keep (the task policies' idle lists,
+the validator's busy bitset) fits in memory. A larger ``--procs`` is refused, not attempted."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from schedlab.errors import InputError
-from schedlab.platform.base import ResourceKind
+from schedlab.platform.base import MAX_PROCS, ResourceKind
 from schedlab.platform.intervals import Allocation
 from schedlab.platform.tree import FatTree
 
@@ -28,8 +28,10 @@ class Machine:
     shaped = False
 
     def __post_init__(self) -> None:
-        if isinstance(self.n_procs, bool) or not isinstance(self.n_procs, int) or self.n_procs < 1:
-            raise InputError(self.name, field="processors", value=self.n_procs, expected="an integer >= 1")
+        if isinstance(self.n_procs, bool) or not isinstance(self.n_procs, int) or not 1 <= self.n_procs <= MAX_PROCS:
+            raise InputError(
+                self.name, field="processors", value=self.n_procs, expected=f"an integer from 1 to {MAX_PROCS:,}"
+            )
 
     @property
     def kinds(self) -> tuple[ResourceKind, ...]:

@@ -24,6 +24,7 @@ from typing import TypeGuard
 import numpy as np
 
 from schedlab.errors import InputError
+from schedlab.platform.base import MAX_PROCS
 from schedlab.workload.jobs import JobTable
 
 __all__ = ["read_batsim", "write_batsim"]
@@ -68,8 +69,8 @@ def read_batsim(path: str | os.PathLike) -> tuple[JobTable, int]:
     if not isinstance(document, dict):
         raise InputError(source, None, "(top level)", type(document).__name__, "a JSON object")
     nb_res = document.get("nb_res")
-    if not _is_int(nb_res) or nb_res < 1:
-        raise InputError(source, None, "nb_res", nb_res, "an integer >= 1")
+    if not _is_int(nb_res) or not 1 <= nb_res <= MAX_PROCS:
+        raise InputError(source, None, "nb_res", nb_res, f"an integer from 1 to {MAX_PROCS:,}")
     jobs = document.get("jobs")
     if not isinstance(jobs, list):
         raise InputError(source, None, "jobs", _short(jobs), "a list of jobs")
@@ -103,8 +104,8 @@ def read_batsim(path: str | os.PathLike) -> tuple[JobTable, int]:
         if not _is_number(subtime) or not subtime >= 0:
             raise InputError(source, None, f"{where}.subtime", subtime, "a number >= 0")
         width = job.get("res")
-        if not _is_int(width) or width < 1:
-            raise InputError(source, None, f"{where}.res", width, "an integer >= 1")
+        if not _is_int(width) or not 1 <= width < 2**63:
+            raise InputError(source, None, f"{where}.res", width, "an integer from 1 to 2^63 - 1")
         name = job.get("profile")
         if name not in delays:
             if name not in profiles:

@@ -14,7 +14,7 @@ from schedlab.errors import InputError
 from schedlab.workload.jobs import JobTable
 from schedlab.workload.swf import SWF_FIELDS, SwfTrace, _processors, machine_size
 
-__all__ = ["FilterReport", "estimates", "processors", "scale_times", "to_jobs"]
+__all__ = ["FilterReport", "estimates", "fit_machine", "processors", "scale_times", "to_jobs"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,6 +52,16 @@ class FilterReport:
         out += [f"dropped {count:,} jobs: {what}" for what, count in self.dropped]
         out.append(f"kept {self.kept:,} jobs")
         return out
+
+    def require_jobs(self, source: str) -> None:
+        """Raise InputError when no job is left: an empty run is a mistake, not a table of dashes. The
+        message names every filter that removed jobs, with its count."""
+        if self.kept:
+            return
+        if not self.total:
+            raise InputError(source, message="no job to simulate: the file holds no job line")
+        removed = "; ".join(f"{count:,} by {what}" for what, count in self.dropped if count)
+        raise InputError(source, message=f"no job left to simulate: of {self.total:,} jobs read, {removed}")
 
 
 def processors(trace: SwfTrace) -> np.ndarray:
@@ -160,6 +170,22 @@ def to_jobs(
         total=len(trace), kept=len(jobs), dropped=tuple(dropped), machine_procs=n_procs, machine_how=how
     )
     return jobs, report
+
+
+def fit_machine(jobs: JobTable, n_procs: int, how: str) -> tuple[JobTable, FilterReport]:
+    """The jobs of a workload read whole (Batsim JSON) that fit a machine of ``n_procs`` processors, and the
+    report: the same ``processors > P`` filter, counted, as :func:`to_jobs` applies to an SWF trace, so a
+    job wider than the machine is dropped and reported whatever the format."""
+    wide = jobs.procs > n_procs
+    kept = jobs.take(np.flatnonzero(~wide)) if wide.any() else jobs
+    report = FilterReport(
+        total=len(jobs),
+        kept=len(kept),
+        dropped=((f"processors > P (P={n_procs})", int(wide.sum())),),
+        machine_procs=n_procs,
+        machine_how=how,
+    )
+    return kept, report
 
 
 def _number(value: float) -> str:

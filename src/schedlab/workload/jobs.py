@@ -12,6 +12,10 @@ import numpy as np
 
 from schedlab.errors import InputError
 
+MAX_TIME = float(2**53)
+"""The largest time (s) a job may have: beyond 2^53 seconds (285 million years) float64 times no longer
+hold every whole second, so a job's end could round onto its start."""
+
 
 @dataclass(frozen=True, eq=False)
 class JobTable:
@@ -111,16 +115,26 @@ class JobTable:
         if repeated.any():
             dup = int(ids[1:][repeated][0])
             raise InputError(self.source, self._line_of(dup), "job id", dup, "unique job ids")
+        limit = f"<= 2^53 = {MAX_TIME:.0f} s"
+        with np.errstate(invalid="ignore", over="ignore"):
+            length = np.minimum(self.run_time, self.requested_time)
+            rounds_away = (self.submit + length == self.submit) | (self.submit + length > MAX_TIME)
         rules = (
-            ("submit", self.submit, ~np.isfinite(self.submit) | (self.submit < 0), "a finite time >= 0"),
-            ("run time", self.run_time, ~np.isfinite(self.run_time) | (self.run_time <= 0), "a finite time > 0"),
+            ("submit", self.submit, ~(self.submit >= 0) | (self.submit > MAX_TIME), f"a time >= 0 and {limit}"),
+            ("run time", self.run_time, ~(self.run_time > 0) | (self.run_time > MAX_TIME), f"a time > 0 and {limit}"),
             (
                 "requested time",
                 self.requested_time,
-                ~np.isfinite(self.requested_time) | (self.requested_time <= 0),
-                "a finite time > 0",
+                ~(self.requested_time > 0) | (self.requested_time > MAX_TIME),
+                f"a time > 0 and {limit}",
             ),
             ("processors", self.procs, self.procs <= 0, "an integer >= 1"),
+            (
+                "run time",
+                length,
+                rounds_away,
+                f"a length that moves its end off its submit time in float64 (submit + length {limit})",
+            ),
         )
         for label, values, bad, expected in rules:
             if bad.any():

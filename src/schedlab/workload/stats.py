@@ -1,17 +1,22 @@
 """A trace at a glance: size, span, offered load, job-size and run-time distributions.
 
-``trace_summary`` returns plain data (str, int, float, None, lists and flat
+``trace_summary`` (an SWF trace) and ``workload_summary`` (a file: SWF or Batsim JSON) return plain data (str, int, float, None, lists and flat
 dicts of them) so the CLI can print it as a table or ``--json``.
 """
 
 from __future__ import annotations
 
+import os
+
 import numpy as np
 
-from schedlab.workload.filters import to_jobs
-from schedlab.workload.swf import SwfTrace
+from schedlab.platform.homogeneous import Machine
+from schedlab.workload.batsim import read_batsim
+from schedlab.workload.filters import FilterReport, fit_machine, to_jobs
+from schedlab.workload.jobs import JobTable
+from schedlab.workload.swf import SwfTrace, read_swf
 
-__all__ = ["trace_summary"]
+__all__ = ["trace_summary", "workload_summary"]
 
 _QUANTILES = (("min", 0.0), ("p25", 0.25), ("p50", 0.5), ("p75", 0.75), ("p90", 0.9), ("max", 1.0))
 
@@ -38,8 +43,9 @@ def trace_summary(trace: SwfTrace, *, procs: int | None = None) -> dict:
         ``power_of_two_fraction``; ``estimate_accuracy``: median, over kept
         jobs that give a requested time (field 9 > 0), of run_time /
         requested_time, with ``jobs`` that count; ``users`` (distinct user
-        ids >= 0 over all jobs); ``filters``: ``[description, dropped]`` pairs
-        of the default filters, in order.
+        ids >= 0 over all jobs); ``filters``: ``{description: dropped}`` for
+        the default filters, in order (the shape of ``metrics.json``'s
+        ``run.filters``).
 
     Raises
     ------
@@ -54,7 +60,41 @@ def trace_summary(trace: SwfTrace, *, procs: int | None = None) -> dict:
     count as perfect. Cost: O(n log n) (the quantiles).
     """
     jobs, report = to_jobs(trace, procs=procs, keep=("requested_time",))
-    submit = trace.columns["submit_time"]
+    users = trace.columns["user_id"]
+    return _summary(
+        trace.source,
+        len(trace),
+        jobs,
+        report,
+        trace.columns["submit_time"],
+        jobs.extra["requested_time"] > 0,  # field 9 as given, -1 when unknown
+        int(np.unique(users[users >= 0]).size),
+    )
+
+
+def workload_summary(path: str | os.PathLike, *, procs: int | None = None) -> dict:
+    """:func:`trace_summary` of an SWF trace (``.swf``, ``.swf.gz``) or of a Batsim JSON workload (``.json``),
+    read as ``simulate`` reads it: on ``nb_res`` processors (or ``procs``), wider jobs dropped and counted.
+    A JSON workload has no users (``users`` is None); its jobs without a ``walltime`` count as exact estimates.
+    """
+    source = os.fspath(path)
+    if not source.endswith(".json"):
+        return trace_summary(read_swf(source), procs=procs)
+    everything, nb_res = read_batsim(source)
+    n_procs = Machine(procs if procs is not None else nb_res).n_procs  # checks --procs
+    jobs, report = fit_machine(everything, n_procs, "--procs" if procs is not None else "nb_res")
+    return _summary(source, len(everything), jobs, report, everything.submit, np.ones(len(jobs), dtype=bool), None)
+
+
+def _summary(
+    source: str,
+    n_lines: int,
+    jobs: JobTable,
+    report: FilterReport,
+    submit: np.ndarray,
+    with_estimate: np.ndarray,
+    users: int | None,
+) -> dict:
     known = submit[submit >= 0]
     start: float | None = None
     end: float | None = None
@@ -76,17 +116,14 @@ def trace_summary(trace: SwfTrace, *, procs: int | None = None) -> dict:
     job_size = {**_quantiles(sizes, int), "serial_fraction": serial, "power_of_two_fraction": power_of_two}
     run_time = _quantiles(jobs.run_time, float)
 
-    requested = jobs.extra["requested_time"]  # field 9 as given, -1 when unknown
-    with_estimate = requested > 0
-    ratio = jobs.run_time[with_estimate] / requested[with_estimate]
+    ratio = jobs.run_time[with_estimate] / jobs.requested_time[with_estimate]
     accuracy = {
         "median": float(np.median(ratio)) if ratio.size else None,
         "jobs": int(ratio.size),
     }
-    users = trace.columns["user_id"]
     return {
-        "source": trace.source,
-        "jobs": len(trace),
+        "source": source,
+        "jobs": n_lines,
         "machine_procs": report.machine_procs,
         "machine_how": report.machine_how,
         "start_submit": start,
@@ -97,8 +134,8 @@ def trace_summary(trace: SwfTrace, *, procs: int | None = None) -> dict:
         "job_size": job_size,
         "run_time": run_time,
         "estimate_accuracy": accuracy,
-        "users": int(np.unique(users[users >= 0]).size),
-        "filters": [[what, count] for what, count in report.dropped],
+        "users": users,
+        "filters": dict(report.dropped),
     }
 
 

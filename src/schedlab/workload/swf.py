@@ -26,6 +26,7 @@ import numpy as np
 import pandas as pd
 
 from schedlab.errors import InputError
+from schedlab.platform.base import MAX_PROCS
 from schedlab.workload.archive import resolve
 from schedlab.workload.jobs import JobTable
 
@@ -230,21 +231,28 @@ def machine_size(trace: SwfTrace, procs: int | None = None) -> tuple[int, str]:
         ``procs`` < 1, or nothing gives a size (no header, no job with processors > 0).
     """
     if procs is not None:
-        if int(procs) != procs or procs < 1:
-            raise InputError(trace.source, None, "--procs", procs, "an integer >= 1")
+        if int(procs) != procs or not 1 <= procs <= MAX_PROCS:
+            raise InputError(trace.source, None, "--procs", procs, f"an integer from 1 to {MAX_PROCS:,}")
         return int(procs), "--procs"
     header = trace.header
     if header.max_procs is not None and header.max_procs > 0:
-        return header.max_procs, "MaxProcs header"
-    if header.max_nodes is not None and header.max_nodes > 0:
-        return header.max_nodes, "MaxNodes header (no MaxProcs)"
-    widest = int(_processors(trace.columns).max()) if len(trace) else 0
-    if widest < 1:
+        size, how = header.max_procs, "MaxProcs header"
+    elif header.max_nodes is not None and header.max_nodes > 0:
+        size, how = header.max_nodes, "MaxNodes header (no MaxProcs)"
+    else:
+        widest = int(_processors(trace.columns).max()) if len(trace) else 0
+        if widest < 1:
+            raise InputError(
+                trace.source,
+                message="cannot tell the machine size: no MaxProcs/MaxNodes header and no job with processors > 0 "
+                "(give --procs)",
+            )
+        size, how = widest, "largest job (no MaxProcs/MaxNodes header)"
+    if size > MAX_PROCS:
         raise InputError(
-            trace.source,
-            message="cannot tell the machine size: no MaxProcs/MaxNodes header and no job with processors > 0 (give --procs)",
+            trace.source, None, f"machine size from the {how}", size, f"at most {MAX_PROCS:,} (give --procs)"
         )
-    return widest, "largest job (no MaxProcs/MaxNodes header)"
+    return size, how
 
 
 def write_swf(

@@ -105,11 +105,21 @@ def load_tasks(
     conversion: str = "C",
     rounding: str = "round",
     procs: int | None = None,
+    status: int | None = 1,
+    span: tuple[float, float] | None = None,
 ) -> tuple[TaskWorkload, FilterReport]:
-    """Read an SWF trace, keep completed jobs (spec A10), optionally cut one random window of ``window``
-    seconds drawn with ``seed`` (A9: redrawn while empty, releases shifted to 0), and convert.
+    """Read an SWF trace, keep the jobs of ``status`` (default 1, completed: Lucarelli, Mendonca and Trystram
+    2017, section V-A) submitted in ``span`` (``(start, end)`` on the trace clock, as ``simulate --window``),
+    optionally cut one random window of ``window`` seconds drawn with ``seed`` (redrawn while empty, releases
+    shifted to 0), and convert.
+
+    Raises
+    ------
+    InputError
+        A malformed trace, or no job left after the filters (the message names them).
     """
-    jobs, report = to_jobs(read_swf(path), procs=procs, status=1, keep=("allocated_procs",))
+    jobs, report = to_jobs(read_swf(path), procs=procs, status=status, window=span, keep=("allocated_procs",))
+    report.require_jobs(os.fspath(path))
     chosen = None
     if window is not None:
         rng = np.random.default_rng(seed)

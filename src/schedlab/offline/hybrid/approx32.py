@@ -19,6 +19,7 @@ from schedlab.errors import ArgumentError
 from schedlab.offline.hybrid.bisection import dual_search
 from schedlab.offline.hybrid.lists import left_compact
 from schedlab.offline.hybrid.schedule import hybrid_schedule, task_kinds, task_resources
+from schedlab.offline.quiet import quiet_solver
 from schedlab.parameters import Param, declare
 from schedlab.schedule import Schedule
 from schedlab.workload.hybrid import HybridInstance
@@ -143,13 +144,14 @@ def approx32_detail(
         nv += 1
     A = coo_array((np.asarray(v, dtype=float), (np.asarray(r), np.asarray(c))), shape=(len(lb), nv)).tocsr()
     t0 = perf_counter()
-    res = milp(
-        cost,
-        constraints=LinearConstraint(A, lb, ub),
-        integrality=integrality,
-        bounds=Bounds(np.zeros(nv), upper),
-        options={"time_limit": time_limit, "mip_rel_gap": mip_rel_gap, "disp": False},
-    )
+    with quiet_solver():  # HiGHS's own messages never reach the terminal
+        res = milp(
+            cost,
+            constraints=LinearConstraint(A, lb, ub),
+            integrality=integrality,
+            bounds=Bounds(np.zeros(nv), upper),
+            options={"time_limit": time_limit, "mip_rel_gap": mip_rel_gap, "disp": False},
+        )
     seconds = perf_counter() - t0
     status = {0: "optimal", 1: "limit", 2: "infeasible", 3: "unbounded"}.get(res.status, f"status {res.status}")
     if res.x is None:

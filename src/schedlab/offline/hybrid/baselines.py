@@ -73,7 +73,7 @@ def _weighted_lpt(instance: HybridInstance, speed: np.ndarray, name: str) -> Sch
 
 
 def equal(instance: HybridInstance) -> Schedule:
-    """EQUAL [60]: all m + k processing elements treated as equally fast; LPT on identical machines.
+    """EQUAL (a baseline of Mendonca 2017, ch. 2): all m + k processing elements treated as equally fast; LPT on identical machines.
 
     Source: spec 000 section 3.7 item 1 (inference).
     Guarantee: none (ignores the GPU speed-up). Cost: O(n (m + k)).
@@ -86,7 +86,7 @@ def equal(instance: HybridInstance) -> Schedule:
 
 
 def proportional(instance: HybridInstance) -> Schedule:
-    """PROPORTIONAL [49]: static split by nominal speed; each task to the worker minimising ``(load + c_j)/s_i``.
+    """PROPORTIONAL (a baseline of Mendonca 2017, ch. 2): static split by nominal speed; each task to the worker minimising ``(load + c_j)/s_i``.
 
     Source: spec 000 section 3.7 item 2 (inference).
     Guarantee: none. Cost: O(n (m + k)).
@@ -107,7 +107,7 @@ def proportional(instance: HybridInstance) -> Schedule:
     order=Param("order in which idle workers take tasks: input order or largest first", choices=("input", "largest"))
 )
 def self_scheduling(instance: HybridInstance, *, order: str = "input") -> Schedule:
-    """SELF-SCHEDULING [59]: one shared queue; the first idle worker takes the next task it can run.
+    """SELF-SCHEDULING (a baseline of Mendonca 2017, ch. 2): one shared queue; the first idle worker takes the next task it can run.
 
     Source: spec 000 section 3.7 item 3 (inference).
     Guarantee: none. Cost: O(n (m + k)).
@@ -164,7 +164,7 @@ def gpu_only(instance: HybridInstance) -> Schedule:
 
 
 def eft(instance: HybridInstance) -> Schedule:
-    """EFT greedy (spec 000 section 3.7 item 5): decreasing ``max(p̄, p)``, earliest finish time.
+    """EFT greedy (a baseline of Mendonca 2017, ch. 2): decreasing ``max(p̄, p)``, earliest finish time.
 
     Identical to the LPT/SEQ heuristic of Table 3.2 (:func:`heft_like`).
     Guarantee: none. Cost: O(n log n + n (m + k)).

@@ -43,6 +43,7 @@ import scipy.sparse as sp
 from scipy.optimize import linprog
 
 from schedlab.errors import SchedlabError
+from schedlab.offline.quiet import quiet_solver
 from schedlab.platform.io_windows import footprint
 from schedlab.workload.io_jobs import IOInstance
 
@@ -157,7 +158,8 @@ def solve_lp(inst: IOInstance, *, formulation: str = "differences") -> LPSolutio
     # the interior-point method (with HiGHS's crossover to a basic solution) is 3-7x faster than the simplex
     # here; the LP is always feasible, so should it stop short, the simplex solves it again
     for method in ("highs-ipm", "highs-ds"):
-        result = linprog(cost, A_ub=a_ub, b_ub=np.zeros(M), A_eq=a_eq, b_eq=b_eq, bounds=bounds, method=method)
+        with quiet_solver():  # HiGHS's own messages never reach the terminal
+            result = linprog(cost, A_ub=a_ub, b_ub=np.zeros(M), A_eq=a_eq, b_eq=b_eq, bounds=bounds, method=method)
         if result.status == 0:
             break
     if result.status != 0:

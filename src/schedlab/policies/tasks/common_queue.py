@@ -106,7 +106,7 @@ class CommonQueue(TaskPolicy):
 
 
 class GSPT(CommonQueue):
-    """GSPT: an idle processor takes the queued task with the smallest processing time (seed 004 section III-A).
+    """GSPT: an idle processor takes the queued task with the smallest processing time (Lucarelli, Mendonca and Trystram 2017, section III-A).
 
     Guarantee: none proven on m processors; on one processor with all tasks
     released at 0 it minimises total flow (tested against brute force).
@@ -120,7 +120,7 @@ class GSPT(CommonQueue):
 
 class GSPTRD(CommonQueue):
     """GSPT-RD: GSPT on m - m_d main processors; a running task overtaken by ``tau`` shorter arrivals
-    restarts from scratch on the m_d dedicated processors, which run GSPT (seed 004 section III-B).
+    restarts from scratch on the m_d dedicated processors, which run GSPT (Lucarelli, Mendonca and Trystram 2017, section III-B).
 
     Only arrivals that wait count (no main processor idle); ``count_if_idle=True`` also counts those that
     start at once (the literal reading; see the module docstring).
@@ -136,7 +136,7 @@ class GSPTRD(CommonQueue):
 
 class GSPTRR(CommonQueue):
     """GSPT-RR: at arrival a task with p >= b * p_max goes to the dedicated processors with probability c
-    (seed 004 section III-C); both pools run GSPT.
+    (Lucarelli, Mendonca and Trystram 2017, section III-C); both pools run GSPT.
 
     Guarantee: none proven; equals GSPT on m - m_d processors when c = 0 (tested).
     """

@@ -191,7 +191,7 @@ class Dispatch(TaskPolicy):
 
 class SPT(Dispatch):
     """SPT: immediate dispatch by marginal flow increase, shortest task first on each processor
-    (seed 004 section III-A).
+    (Lucarelli, Mendonca and Trystram 2017, section III-A).
 
     Guarantee: none proven on m processors; on one processor with all tasks
     released at 0 it minimises total flow (tested against brute force).
@@ -205,7 +205,7 @@ class SPT(Dispatch):
 
 class SPTRD(Dispatch):
     """SPT-RD: SPT dispatch on m - m_d main processors; a running task overtaken by ``tau`` shorter
-    arrivals restarts from scratch on the dedicated processors, dispatched there by SPT (seed 004 section III-B).
+    arrivals restarts from scratch on the dedicated processors, dispatched there by SPT (Lucarelli, Mendonca and Trystram 2017, section III-B).
 
     Guarantee: none proven; equals SPT on m - m_d processors when tau > n (tested).
     """
@@ -218,7 +218,7 @@ class SPTRD(Dispatch):
 
 class SPTRR(Dispatch):
     """SPT-RR: at arrival a task with p >= b * p_max goes to the dedicated processors with probability c
-    (seed 004 section III-C); both pools dispatch by SPT.
+    (Lucarelli, Mendonca and Trystram 2017, section III-C); both pools dispatch by SPT.
 
     Guarantee: none proven; equals SPT on m - m_d processors when c = 0 (tested).
     """
