@@ -173,7 +173,8 @@ def simulate_tasks(
     if csv:
         out.print(stretch_table(result))
         return
-    for line in report.lines() if report is not None else ():
+    assert report is not None  # an SWF trace's conversion reports its filters
+    for line in report.lines():
         out.print(line, markup=False)
     out.print(
         f"{len(tasks.jobs):,} tasks on {tasks.n_procs} processors (m = {report.machine_procs}) "
