@@ -41,7 +41,13 @@ def test_run_jobs_is_jobs_csv_as_a_dataframe(tiny, tmp_path):
 
 def test_params_record_every_default_and_the_walltime_rule(tiny):
     result = schedlab.run(tiny, "conservative", {"order": "sjf"})
-    assert result.info["params"] == {"order": "sjf", "compress": "full", "allocator": "basic"}
+    assert result.info["params"] == {
+        "order": "sjf",
+        "compress": "full",
+        "allocator": "basic",
+        "estimate": "requested",
+        "profile": "counts",
+    }
     assert result.info["walltime"] == "kill"
     assert repr(result) == "Run(conservative(order=sjf, compress=full) on tiny.swf: 3 jobs, 16 processors)"
     assert repr(result.schedule) == "Schedule(conservative(order=sjf, compress=full): 3 jobs, 3 started, 0 to 110)"
