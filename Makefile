@@ -26,8 +26,8 @@ test: browser $(VENV)/.installed
 
 # Static checks: lint, formatting, the layers of docs/architecture.md, types.
 lint: $(VENV)/.installed
-	$(BIN)/ruff check src tests benchmarks scripts
-	$(BIN)/ruff format --check src tests benchmarks scripts
+	$(BIN)/ruff check src tests benchmarks scripts examples
+	$(BIN)/ruff format --check src tests benchmarks scripts examples
 	$(BIN)/lint-imports
 	$(BIN)/mypy src/schedlab
 
