@@ -348,18 +348,25 @@ def _identity(path: Path) -> tuple[int, int] | None:
 
 
 def campaign_results(campaign, runs=None) -> pa.Table:
-    """The stored rows of ``campaign``'s runs (those of its current spec), sorted by run id.
+    """The stored rows of ``campaign``'s runs (those of its current spec), in the spec's order.
 
-    The ``campaign``, ``workload`` and ``label`` columns are taken from the
-    current spec (``runs``, default :func:`~schedlab.campaign.expand.expand`),
-    so renaming a label or the campaign needs no re-run; rows of runs no
-    longer in the spec stay on disk but are left out.
+    The spec's order is the expansion's (workloads, windows, policies,
+    repetitions, as written), not the run ids': a run id hashes the trace's
+    path, so sorting by it would order the same runs differently when the
+    traces live elsewhere. The ``campaign``, ``workload`` and ``label``
+    columns are taken from the current spec (``runs``, default
+    :func:`~schedlab.campaign.expand.expand`), so renaming a label or the
+    campaign needs no re-run; rows of runs no longer in the spec stay on disk
+    but are left out.
     """
     from schedlab.campaign.expand import expand
 
     runs = expand(campaign) if runs is None else runs
     by_id = {config.run_id: config for config in runs}
+    position = {run_id: i for i, run_id in enumerate(by_id)}
     table = Store(campaign.store).arrow(by_id)
+    stored = table.column("run_id").to_pylist()
+    table = table.take(pa.array(sorted(range(len(stored)), key=lambda i: position[stored[i]]), pa.int64()))
     ids = table.column("run_id").to_pylist()
     for column in ("campaign", "workload", "label"):
         values = pa.array([getattr(by_id[run_id], column) for run_id in ids], pa.string())

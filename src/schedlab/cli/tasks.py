@@ -52,6 +52,13 @@ def simulate_tasks(
     m: Annotated[
         int | None, typer.Option("--m", help="Processors, for a tasks CSV (an SWF trace sets its own).")
     ] = None,
+    procs: Annotated[
+        int | None,
+        typer.Option(
+            help="Machine size m of an SWF trace before conversion (default: the header's MaxProcs; Lucarelli et "
+            "al. 2017, Table I: Curie 80640, Metacentrum 806, which has no header)."
+        ),
+    ] = None,
     window: Annotated[
         str | None, typer.Option(help="Simulate one random window of this length (e.g. 7d), drawn with --seed.")
     ] = None,
@@ -86,15 +93,18 @@ def simulate_tasks(
         if csv:
             if m is None:
                 raise InputError("--m", message="a tasks CSV needs --m (the number of processors)")
-            if window is not None:
-                raise InputError("--window", message="--window applies to SWF traces only")
+            if window is not None or procs is not None:
+                option = "--window" if window is not None else "--procs"
+                raise InputError(option, message=f"{option} applies to SWF traces only (a tasks CSV takes --m)")
             check_out_dir(out_dir, force)
             result = run(load_sequential_tasks(trace, m=m), policy, params, seed=seed, stretch=True)
         else:
             if m is not None:
                 raise InputError("--m", message="--m applies to a tasks CSV (an SWF trace's conversion sets m)")
             length = duration(window, "--window") if window is not None else None
-            tasks, report = load_tasks(trace, window=length, seed=seed, conversion=conversion, rounding=rounding)
+            tasks, report = load_tasks(
+                trace, window=length, seed=seed, conversion=conversion, rounding=rounding, procs=procs
+            )
             result = run(tasks_instance(tasks), policy, params, seed=seed, report=report)
             result.info.update(
                 {
@@ -115,7 +125,7 @@ def simulate_tasks(
         out.print(stretch_table(result))
         return
     out.print(
-        f"{len(tasks.jobs):,} tasks on {tasks.n_procs} processors "
+        f"{len(tasks.jobs):,} tasks on {tasks.n_procs} processors (m = {report.machine_procs}) "
         f"(conversion {conversion}, Q = {tasks.mean_procs:.2f}, load {tasks.load:.2f}); "
         f"{result.info['redirected']} redirected, {result.info['wasted_work']:,.0f} s of work lost",
         markup=False,
