@@ -50,6 +50,9 @@ def test_coinciding_windows_warn_on_one_line(tmp_path):
     assert result.exit_code == 0, result.output
     warnings = [line for line in result.stderr.splitlines() if line.startswith("warning:")]
     assert len(warnings) == 1 and re.search(r"workloads\[0\] \(short\): \d of 10 windows coincide", warnings[0])
+    ran = invoke("campaign", "run", spec, "--jobs", "1")
+    assert ran.exit_code == 0 and ran.stderr.splitlines()[0] == warnings[0]  # before the progress lines
+    assert ran.stderr.count("warning:") == 1
 
 
 def test_a_window_longer_than_the_trace_is_one_error_line(make_spec):

@@ -26,6 +26,7 @@ from schedlab.report.gantt import (
     run_title,
     step_range,
     timeline,
+    trace_clock,
 )
 from schedlab.schedule import Instance
 from schedlab.workload.jobs import JobTable
@@ -174,6 +175,31 @@ def test_title_names_the_trace_and_the_policy(tmp_path, data_dir):
     )
     assert figure.axes[0].get_title().startswith("tiny.swf, easy(order=sjf): ")
     assert run_title(small_run(tmp_path)) == tmp_path.name  # no metrics.json: the folder's name
+
+
+def test_time_axis_shows_dates_when_the_trace_has_a_start_time(tmp_path, data_dir):
+    from datetime import datetime
+    from zoneinfo import ZoneInfo
+
+    from matplotlib.dates import ConciseDateFormatter, num2date
+
+    from schedlab import load_instance, run
+
+    instance, report = load_instance(data_dir / "tiny.swf")  # UnixStartTime 1000000000, Europe/Paris
+    run(instance, "easy", report=report).write(tmp_path / "run")
+    path = tmp_path / "run" / "jobs.csv"
+    clock = trace_clock(path)
+    assert clock == (1_000_000_000, "Europe/Paris")
+    view = load_view(path, start=None, end=None, n_procs=None, max_rectangles=100)
+    figure = gantt_figure(view, title="t", clock=clock)
+    top, bottom, _ = axes_of(figure)
+    paris = ZoneInfo("Europe/Paris")
+    first, last = (num2date(x, tz=paris) for x in top.get_xlim())
+    assert first == datetime.fromtimestamp(1_000_000_000 + view.t0, tz=paris)
+    assert last == datetime.fromtimestamp(1_000_000_000 + view.t1, tz=paris)
+    assert isinstance(bottom.xaxis.get_major_formatter(), ConciseDateFormatter)
+    assert bottom.get_xlabel() == "date (Europe/Paris; from the trace's UnixStartTime)"
+    assert trace_clock(small_run(tmp_path)) is None  # no metrics.json: days on the run's clock
 
 
 @pytest.mark.slow

@@ -137,16 +137,23 @@ def _clock(seconds: float) -> str:
 @contextmanager
 def campaign_warnings() -> Iterator[None]:
     """Print each :class:`~schedlab.campaign.expand.CampaignWarning` raised in the block as one line on stderr
-    (``warning: ...``), once."""
+    (``warning: ...``), once, as it is raised (before the runs it warns about)."""
     from schedlab.campaign.expand import CampaignWarning
 
-    with warnings.catch_warnings(record=True) as caught:
+    seen: set[str] = set()
+    with warnings.catch_warnings():  # restores showwarning and the filters on leaving
         warnings.simplefilter("always", CampaignWarning)
-        try:
-            yield
-        finally:
-            for message in dict.fromkeys(str(w.message) for w in caught if issubclass(w.category, CampaignWarning)):
+        other = warnings.showwarning
+
+        def show(message, category, filename, lineno, file=None, line=None) -> None:
+            if not issubclass(category, CampaignWarning):
+                other(message, category, filename, lineno, file, line)
+            elif str(message) not in seen:
+                seen.add(str(message))
                 err.print(f"warning: {message}", markup=False, soft_wrap=True)
+
+        warnings.showwarning = show
+        yield
 
 
 @campaign_app.command("status")

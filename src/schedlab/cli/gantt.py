@@ -21,7 +21,7 @@ def gantt(
         Path,
         typer.Option("--out", "-o", help="Folder to write gantt.FORMAT (and gantt.html) into; created when missing."),
     ],
-    image_format: Annotated[str, typer.Option("--format", help="Image format: png, svg or pdf (default png).")] = "png",
+    image_format: Annotated[str, typer.Option("--format", help="Image format: png, svg or pdf.")] = "png",
     html: Annotated[
         bool, typer.Option("--html", help="Also write gantt.html, a zoomable self-contained page (plotly).")
     ] = False,
@@ -37,7 +37,8 @@ def gantt(
 ) -> None:
     """Draw JOBS_CSV's Gantt chart (every allocation, or busy fractions when the view holds too many), with
     utilization and queued jobs below, into the folder --out: gantt.png (or --format) and, with --html,
-    gantt.html. The title names the trace and policy (from metrics.json beside JOBS_CSV)."""
+    gantt.html. The title names the trace and policy (from metrics.json beside JOBS_CSV); time is in dates when
+    that trace has a UnixStartTime, else in days; queued jobs per bin are a least-to-largest band."""
     from schedlab.report.gantt import FORMATS, plot_gantt
 
     with one_line_errors():

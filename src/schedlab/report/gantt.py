@@ -210,23 +210,56 @@ FORMATS = ("png", "svg", "pdf")
 """Image formats :func:`plot_gantt` writes."""
 
 
+def _run_info(jobs_csv: str | os.PathLike) -> dict:
+    """The ``run`` record of the ``metrics.json`` beside ``jobs_csv`` (``{}`` when there is none)."""
+    try:
+        run = json.loads((Path(jobs_csv).parent / "metrics.json").read_text(encoding="utf-8")).get("run", {})
+    except (OSError, ValueError, AttributeError):
+        return {}
+    return run if isinstance(run, dict) else {}
+
+
+def trace_clock(jobs_csv: str | os.PathLike) -> tuple[int, str | None] | None:
+    """``(UnixStartTime, TimeZoneString)`` of the SWF trace the run read (its path in ``metrics.json``), so
+    that run times (the trace's seconds) become dates; None when the trace or its start time is unknown.
+    Reads the trace's comment header only."""
+    import gzip
+
+    from schedlab.workload.swf import SwfHeader
+
+    source = _run_info(jobs_csv).get("workload")
+    if not source:
+        return None
+    lines = []
+    try:
+        with open(source, "rb") as raw:
+            packed = raw.read(2) == b"\x1f\x8b"
+        with gzip.open(source, "rt", encoding="latin-1") if packed else open(source, encoding="latin-1") as text:
+            for line in text:
+                if not line.lstrip().startswith(";"):
+                    break
+                lines.append(line.rstrip("\n"))
+    except (OSError, EOFError):
+        return None
+    header = SwfHeader.from_lines(lines)
+    return None if header.unix_start_time is None else (header.unix_start_time, header.time_zone_string)
+
+
 def run_title(jobs_csv: str | os.PathLike) -> str:
     """What a chart of ``jobs_csv`` shows: ``trace, policy(k=v)`` from the run's ``metrics.json`` beside it
     (written by ``schedlab simulate``), else the folder's name (a Batsim output has no such file)."""
     path = Path(jobs_csv)
-    try:
-        run = json.loads((path.parent / "metrics.json").read_text(encoding="utf-8")).get("run", {})
-    except (OSError, ValueError, AttributeError):
-        run = {}
-    if not isinstance(run, dict) or not run.get("policy"):
+    run = _run_info(jobs_csv)
+    if not run.get("policy"):
         return path.parent.name or path.name
     trace = os.path.basename(str(run.get("workload") or "")) or "run"
     return f"{trace}, {run['policy']}"  # the policy as the run names it, parameters included
 
 
-def gantt_figure(v: View, *, title: str, max_rectangles: int = 20_000):
+def gantt_figure(v: View, *, title: str, max_rectangles: int = 20_000, clock: tuple[int, str | None] | None = None):
     """The figure of a view: the chart on top (a rectangle per range, job ids on small views; else busy
-    fractions), utilization and queue length below, time in days on the run's clock.
+    fractions), utilization and queue length below; time in days on the run's clock, or dates when
+    ``clock`` gives the trace's start (:func:`trace_clock`), in its time zone when it names a known one.
 
     Below, each step of the utilization and the queue length is drawn when the view holds at most
     ``4 * max_rectangles`` of them; else per bin of 1/1200 of the view: the utilization's time average, and
@@ -239,6 +272,10 @@ def gantt_figure(v: View, *, title: str, max_rectangles: int = 20_000):
     from matplotlib.figure import Figure
 
     frame, view, s, f, t0, t1, n_procs, mode = v.frame, v.ranges, v.start, v.finish, v.t0, v.t1, v.n_procs, v.mode
+    # x = days; with a clock, days since 1970-01-01 UTC, which is what matplotlib's dates are
+    origin = 0.0 if clock is None else clock[0] / DAY
+    s, f, t0, t1 = s + origin * DAY, f + origin * DAY, t0 + origin * DAY, t1 + origin * DAY
+    frame = frame.assign(**{c: frame[c] + origin * DAY for c in ("submission_time", "starting_time", "finish_time")})
     fig = Figure(figsize=(12, 7), layout="constrained")
     FigureCanvasAgg(fig)
     top, bottom = fig.subplots(2, 1, height_ratios=(3, 1), sharex=True)
@@ -293,11 +330,30 @@ def gantt_figure(v: View, *, title: str, max_rectangles: int = 20_000):
     queue_axis.set_ylim(0, max(1.0, high) * 1.05)
     bottom.set_ylim(0, 1.05)
     bottom.set_ylabel("utilization", color="tab:blue")
-    bottom.set_xlabel("time (days on the run's clock)")
+    if clock is None:
+        bottom.set_xlabel("time (days on the run's clock)")
+    else:
+        from matplotlib.dates import AutoDateLocator, ConciseDateFormatter
+
+        zone = _zone(clock[1])
+        locator = AutoDateLocator(tz=zone)
+        bottom.xaxis.set_major_locator(locator)
+        bottom.xaxis.set_major_formatter(ConciseDateFormatter(locator, tz=zone))
+        bottom.set_xlabel(f"date ({clock[1] if zone is not None else 'UTC'}; from the trace's UnixStartTime)")
     queue_axis.set_ylabel("queued jobs", color="tab:red")
     handles = bottom.get_legend_handles_labels()[0] + queue_axis.get_legend_handles_labels()[0]
     bottom.legend(handles=handles, loc="upper left", fontsize="x-small", framealpha=0.8)
     return fig
+
+
+def _zone(name: str | None):
+    """The time zone named by a trace header (``Europe/Stockholm``), None (UTC) when absent or unknown."""
+    from zoneinfo import ZoneInfo
+
+    try:
+        return ZoneInfo(name) if name else None
+    except (ValueError, OSError, LookupError):
+        return None
 
 
 def plot_gantt(
@@ -312,11 +368,14 @@ def plot_gantt(
 ) -> dict:
     """Draw the Gantt chart of ``jobs_csv`` over ``[start, end)`` (default: the whole run) into ``out``
     (PNG, SVG or PDF by suffix; see :func:`gantt_figure`), creating its folder. The title names the trace and the policy
-    (:func:`run_title`) unless ``title`` is given. Returns what was drawn:
+    (:func:`run_title`) unless ``title`` is given; the time axis shows dates when the trace's start is known
+    (:func:`trace_clock`). Returns what was drawn:
     ``{"jobs", "ranges", "mode": "rectangles" | "aggregated", "n_procs", "window"}``.
     """
     v = load_view(jobs_csv, start=start, end=end, n_procs=n_procs, max_rectangles=max_rectangles)
-    fig = gantt_figure(v, title=title or run_title(jobs_csv), max_rectangles=max_rectangles)
+    fig = gantt_figure(
+        v, title=title or run_title(jobs_csv), max_rectangles=max_rectangles, clock=trace_clock(jobs_csv)
+    )
     try:  # the folder is made only now, once the view is known to be drawable
         Path(out).parent.mkdir(parents=True, exist_ok=True)
     except OSError as error:
@@ -348,4 +407,5 @@ __all__ = [
     "run_title",
     "step_range",
     "timeline",
+    "trace_clock",
 ]
