@@ -109,8 +109,10 @@ def test_killed_worker_loses_only_runs_in_flight(small_spec, tmp_path, reference
 
 
 def test_failed_run_is_recorded_and_the_campaign_goes_on(make_spec, data_dir, tmp_path):
-    """A Batsim workload with a job wider than --procs fails at load; the SWF runs still succeed."""
-    (tmp_path / "tiny.json").write_bytes((data_dir / "tiny_batsim.json").read_bytes())
+    """A Batsim workload whose jobs are all wider than --procs (all dropped: no job left) fails at load; the
+    SWF runs still succeed."""
+    workload = (data_dir / "tiny_batsim.json").read_text().replace('"res": 1', '"res": 4')
+    (tmp_path / "tiny.json").write_text(workload)
     path = make_spec(
         """
         [[workloads]]
@@ -118,7 +120,7 @@ def test_failed_run_is_recorded_and_the_campaign_goes_on(make_spec, data_dir, tm
         window = [0, 86400]
         [[workloads]]
         trace = "tiny.json"
-        procs = 4
+        procs = 2
         [[policies]]
         name = "fcfs"
         [[policies]]
@@ -131,7 +133,7 @@ def test_failed_run_is_recorded_and_the_campaign_goes_on(make_spec, data_dir, tm
     table = campaign_results(campaign).to_pandas()
     failed = table[table["state"] == "failed"]
     assert set(failed["workload"]) == {"tiny"}
-    assert all(error.startswith("InputError: ") and "tiny.json" in error for error in failed["error"])
+    assert all(error.startswith("InputError: ") and "no job left" in error for error in failed["error"])
     assert failed["bsld_mean"].isna().all() and failed["wall_seconds"].notna().all()
     assert (table.loc[table["state"] == "done", "n_jobs"] > 0).all()
     assert run_campaign(campaign, jobs=1).executed == []  # a failed run is finished...
