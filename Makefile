@@ -12,12 +12,14 @@ $(BIN)/activate:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 
-$(VENV)/.installed: $(BIN)/activate pyproject.toml
+# The editable install compiles the Rust core (rust/) with maturin; a change to it reinstalls.
+$(VENV)/.installed: $(BIN)/activate pyproject.toml rust/Cargo.toml rust/Cargo.lock $(wildcard rust/src/*.rs)
 	$(BIN)/pip install --quiet -e ".[test]"
 	touch $@
 
+# The HPC2N log by name: from $(TRACES) when it holds it, else downloaded once into the cache (checksum verified).
 demo: $(VENV)/.installed
-	$(BIN)/schedlab simulate $(TRACES)/HPC2N-2002-2.2-cln.swf.gz --policy easy --out runs/demo-hpc2n-easy --force
+	SCHEDLAB_TRACES=$(TRACES) $(BIN)/schedlab simulate pwa:HPC2N-2002-2.2-cln --policy easy --out runs/demo-hpc2n-easy --force
 
 test: browser $(VENV)/.installed
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
@@ -37,4 +39,4 @@ bench: $(VENV)/.installed
 	$(BIN)/python benchmarks/bench_rigid.py --traces $(TRACES)
 
 clean:
-	rm -rf $(VENV) runs build src/*.egg-info
+	rm -rf $(VENV) runs build src/*.egg-info rust/target src/schedlab/engine/_core*.so

@@ -43,10 +43,10 @@ from strategies import rigid_instances
 
 C, K, R = JobStatus.COMPLETED, JobStatus.KILLED, JobStatus.REJECTED
 
-# evalys/jobset.py, JobSet.columns, without ``workload_name`` (no reader uses it): Batsim's order,
-# where ``success`` follows ``requested_time``.
+# evalys/jobset.py, JobSet.columns: Batsim's order, where ``success`` follows ``requested_time``.
 EVALYS_COLUMNS = (
     "job_id",
+    "workload_name",
     "submission_time",
     "requested_number_of_resources",
     "requested_time",
@@ -82,12 +82,12 @@ def small():
 
 
 EXPECTED_CSV = (
-    "job_id,submission_time,requested_number_of_resources,requested_time,success,starting_time,execution_time,"
+    "job_id,workload_name,submission_time,requested_number_of_resources,requested_time,success,starting_time,execution_time,"
     "finish_time,waiting_time,turnaround_time,stretch,allocated_resources,"
     "final_state,run_time,bounded_slowdown,bounded_slowdown_unclamped,n_aborted,n_preempted\n"
-    "7,0,3,3,1,0,3,3,0,3,1,0-1 4,COMPLETED_SUCCESSFULLY,3,1,0.3,0,0\n"
-    "8,0.5,2,2.5,0,0.5,2.5,3,0,2.5,1,2-3,COMPLETED_WALLTIME_REACHED,10,1,0.25,0,0\n"
-    "9,1,1,4,0,,,,,,,,REJECTED,4,,,1,0\n"
+    "7,memory,0,3,3,1,0,3,3,0,3,1,0-1 4,COMPLETED_SUCCESSFULLY,3,1,0.3,0,0\n"
+    "8,memory,0.5,2,2.5,0,0.5,2.5,3,0,2.5,1,2-3,COMPLETED_WALLTIME_REACHED,10,1,0.25,0,0\n"
+    "9,memory,1,1,4,0,,,,,,,,REJECTED,4,,,1,0\n"
 )
 
 

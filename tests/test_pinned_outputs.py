@@ -76,12 +76,12 @@ def simulated(tmp_path: Path, *args) -> tuple[str, str]:
 
 
 PINNED_RIGID = {
-    ("KTH", "fcfs"): ("25c744aaeaeb90bb", "0972cf0d9f174509"),
-    ("KTH", "easy"): ("b4c506b887841b13", "4aa54bc02fb0372b"),
-    ("KTH", "conservative"): ("31dd198e81c52be6", "601998e5cf9f973f"),
-    ("HPC2N", "fcfs"): ("8a5a28918d4af440", "c8fca12ece4321f4"),
-    ("HPC2N", "easy"): ("89a45060248cd4da", "13ccf8dcc6864ad4"),
-    ("HPC2N", "conservative"): ("4f4e18ee85a6299d", "51fd205568122c1b"),
+    ("KTH", "fcfs"): ("15008a9bf3f84a61", "8af4b7afb21a7e0c"),
+    ("KTH", "easy"): ("05757c656a637256", "f3d9525ac58b37e9"),
+    ("KTH", "conservative"): ("9f7ecc7c1eb6e967", "4630782b5d43a99a"),
+    ("HPC2N", "fcfs"): ("2396faf3f88d5c83", "5e1daeb25e4a428b"),
+    ("HPC2N", "easy"): ("51be9c95b0c4d510", "cf174fa749e0d090"),
+    ("HPC2N", "conservative"): ("aeb6fc873991dd8b", "cbd3f7665e5c0ca3"),
 }
 
 
@@ -97,14 +97,14 @@ def test_rigid_policies_on_full_hpc2n(tmp_path, traces_dir, policy):
 
 
 PINNED_ALLOCATORS = {
-    "basic": ("ed6cf4dc49569da0", "b5297f921f948705"),
-    "becont": ("dc7a7c388170f82c", "d0f2ebaec4189f4e"),
-    "becont:largest_first": ("34f63b434be55cee", "b73ad17c3cee30af"),
-    "cont": ("8e64193b30fdbddc", "34d5ad87171007d7"),
-    "beloc": ("b0065e08d3f67094", "66cad20757d5355c"),
-    "loc": ("e253e676c3bb0e58", "24adb2e07ec47931"),
-    "beplat": ("1c3cd40cb8c8c420", "f1dca44c732d0010"),
-    "plat": ("5937c1eecf72167a", "b1ce5e45120b84f0"),
+    "basic": ("633d7e958b014b2e", "fb82211e0d777f0c"),
+    "becont": ("c78a1cf0e5c9dec6", "2b72e32699b508e7"),
+    "becont:largest_first": ("dfa0212a0341bda5", "c03c88f8fd94c1d3"),
+    "cont": ("ebfc0ad0fd324a71", "c13a4d10439dcc08"),
+    "beloc": ("2eac392a3cd28465", "b73a4f82d9fba641"),
+    "loc": ("409d1959c70a2de3", "4b6b2057ea76f834"),
+    "beplat": ("d420cd6b8910a815", "6c7605888c6d5b76"),
+    "plat": ("75289f5356699ed5", "1e3bfac5da93254d"),
 }
 
 
@@ -133,24 +133,24 @@ def test_fat_tree_allocators_on_kth(tmp_path, traces_dir, allocator):
 
 TASK_POLICIES = ("gspt", "spt", "gspt-rd", "spt-rd", "gspt-rr", "spt-rr", "gsrpt", "srpt", "fcfs")
 PINNED_TASKS = {
-    ("KTH", "gspt"): ("78f56c0162f72399", "45a1849fec93f2d5"),
-    ("KTH", "spt"): ("e7d7941419106f0f", "06a65aac542a0bb1"),
-    ("KTH", "gspt-rd"): ("fcddc2a846a756e1", "c86ad86470390467"),
-    ("KTH", "spt-rd"): ("f9d06791d19d2634", "ae3df3cbc1473279"),
-    ("KTH", "gspt-rr"): ("05fe97f7ef4b5a1b", "f12f5ee291069122"),
-    ("KTH", "spt-rr"): ("27f7c0732b6f076f", "5dd98b0e1fa88e8f"),
-    ("KTH", "gsrpt"): ("8c152375363c293e", "954ab8be54d9055e"),
-    ("KTH", "srpt"): ("594062a471ff9f2f", "c4ce0b0339e7fbe1"),
-    ("KTH", "fcfs"): ("f3cb944bbdd0142c", "4aab667233ac61dc"),
-    ("Curie", "gspt"): ("b8d1ddbff10355b0", "817c5b3daab820ba"),
-    ("Curie", "spt"): ("615379e5643f4136", "73aca4bc2683ad33"),
-    ("Curie", "gspt-rd"): ("d2c89642a623e096", "7c8e091bbbfd4cab"),
-    ("Curie", "spt-rd"): ("8fff9023b066910e", "5a3ff479c6728df2"),
-    ("Curie", "gspt-rr"): ("51ca97a535d7181c", "2b70985dbc69e25a"),
-    ("Curie", "spt-rr"): ("efa3883c5b74a8a4", "47140c886088afde"),
-    ("Curie", "gsrpt"): ("32c1e1256d9bae28", "51a5b4f592a3418f"),
-    ("Curie", "srpt"): ("28d786b5857aef2e", "bd6b61be77f2aba1"),
-    ("Curie", "fcfs"): ("506291abe1aad2b6", "358b11a7a6f6219a"),
+    ("KTH", "gspt"): ("c0ea24f77ac52705", "54da3f05d8042180"),
+    ("KTH", "spt"): ("d8cb58d4d176bbf0", "3528b15e9a05ca7a"),
+    ("KTH", "gspt-rd"): ("e78586bc7912b5ec", "3dad61168c452219"),
+    ("KTH", "spt-rd"): ("77bd2d4cf30dba73", "d9fc1da89eff663e"),
+    ("KTH", "gspt-rr"): ("3785e0c8b74e677f", "ff1fc9fa82d494ce"),
+    ("KTH", "spt-rr"): ("26c357a553196e88", "e6c5f8266772f0f2"),
+    ("KTH", "gsrpt"): ("52d0ccb619f1bde8", "1b065c17cc70418e"),
+    ("KTH", "srpt"): ("f7051fd459c9fcc6", "253535c0ebd1743a"),
+    ("KTH", "fcfs"): ("f638204955e87e90", "71c35830b44c5362"),
+    ("Curie", "gspt"): ("46010365b5bb1284", "b56ff477ce92fed4"),
+    ("Curie", "spt"): ("b5db511452d10f3e", "57fb3883067b1edc"),
+    ("Curie", "gspt-rd"): ("493ae470613f5de9", "407b66cfa769cd96"),
+    ("Curie", "spt-rd"): ("c25796941af49242", "8811368917b28b9e"),
+    ("Curie", "gspt-rr"): ("93b2cf6e6463b563", "d86238fd467f7824"),
+    ("Curie", "spt-rr"): ("de02fc47ccbc8c0f", "dff5d1be4b2d16ba"),
+    ("Curie", "gsrpt"): ("a52610d1b875f788", "f2e68ff464a4f1d7"),
+    ("Curie", "srpt"): ("7400800cd220f0cc", "e0222cfb520afd59"),
+    ("Curie", "fcfs"): ("731f2dd90eecfb5f", "3d9e4153308fbd5a"),
 }
 
 
@@ -188,14 +188,14 @@ STRETCH_POLICIES = ("fcfs-stretch", "dasedf", "split")
 MOLDABLE_POLICIES = ("dbos", "iterative", "improved-iterative", "scojo-like", "fcfs-sequential")
 PINNED_STRETCH = {
     "tasks.csv": "0be98c10eea54f5b",
-    "fcfs-stretch": ("6567fb426aab14c5", "996de7e9cc673b0e"),
-    "dasedf": ("689c5d3910acb001", "e74c3919c5fa79bd"),
-    "split": ("9ffeaaa523a36870", "a041d3ce59ee8e59"),
-    "dbos": ("5812ea06884a74a6", "df3b1fa863c809a8"),
-    "iterative": ("a75e841054832398", "64ef0ac9c51fe852"),
-    "improved-iterative": ("a75e841054832398", "29d70a9a6c22fa91"),
-    "scojo-like": ("781473ea9bba031a", "aa4e9522e68a230d"),
-    "fcfs-sequential": ("6823c5993d6fdc30", "b32758c9d7205635"),
+    "fcfs-stretch": ("59acfcd08f6ee116", "befd0bc9bcd68d85"),
+    "dasedf": ("48bdcc335b27b4da", "12cd924ef3b295b3"),
+    "split": ("b31c739b985b9615", "df3cc41da237d855"),
+    "dbos": ("30bb4799b47b2349", "1e90db191629adcc"),
+    "iterative": ("8ed20fc62ec20680", "64ef0ac9c51fe852"),
+    "improved-iterative": ("8ed20fc62ec20680", "29d70a9a6c22fa91"),
+    "scojo-like": ("6c68f0fc5b022139", "71dbdc6d03b4ff30"),
+    "fcfs-sequential": ("fb9077faa21a7e51", "b32758c9d7205635"),
 }
 
 
@@ -282,18 +282,18 @@ def test_campaign_run_ids_of_the_shipped_example():
 
 
 PINNED_REPRODUCTIONS = {
-    ("redirections", "runs.csv"): "9ab280713275924c",
-    ("redirections", "metrics.csv"): "f25dbfc6d7cbd5e7",
-    ("locality-ch5", "runs.csv"): "b6abc621766fec30",
+    ("redirections", "runs.csv"): "a87ec2e447bbc09f",
+    ("redirections", "metrics.csv"): "b990818ef7c161cc",
+    ("locality-ch5", "runs.csv"): "8c25bac53f95c8a9",
     ("locality-ch5", "metrics.csv"): "4df1019f2fac09c2",
-    ("locality-ch4", "runs.csv"): "bd48dcb3d2fb927c",
-    ("locality-ch4", "summary.csv"): "a525769b3c5febd4",
+    ("locality-ch4", "runs.csv"): "6d9977bfe81db37c",
+    ("locality-ch4", "summary.csv"): "24fa2433b7d51133",
     ("hybrid", "runs.csv"): "b4b3108e226f9a83",
     ("hybrid", "steps.csv"): "abd848c1b884ca5d",
-    ("stretch", "runs-sequential.csv"): "bdf4a264b84092e9",
-    ("stretch", "runs-reservation.csv"): "894249cadf39e3d6",
-    ("stretch", "runs-logs.csv"): "e0ae14ea669391f1",
-    ("stretch", "runs-ssm.csv"): "0b82ee2df506ac0d",
+    ("stretch", "runs-sequential.csv"): "cfa1afb5a5fb4546",
+    ("stretch", "runs-reservation.csv"): "3d627327fae6e134",
+    ("stretch", "runs-logs.csv"): "7eb169f9a2017687",
+    ("stretch", "runs-ssm.csv"): "ee038c958cb7cbc2",
     ("stretch", "fig1b.csv"): "7d0245750691a3bd",
 }
 

@@ -1,10 +1,11 @@
 """schedlab: design, simulate, compare and run resource allocation policies for parallel systems."""
 
-__version__ = "0.1.0"
-
+from schedlab._version import __version__ as __version__
 from schedlab.errors import IllegalDecision, InputError, SchedlabError, ValidationError
 from schedlab.runner import Run, load_instance, run
 from schedlab.validation import validate
+
+from schedlab.api import compare, metrics  # isort: skip  (after the modules it shadows: schedlab.metrics)
 
 __all__ = [
     "IllegalDecision",
@@ -12,7 +13,9 @@ __all__ = [
     "Run",
     "SchedlabError",
     "ValidationError",
+    "compare",
     "load_instance",
+    "metrics",
     "run",
     "validate",
 ]

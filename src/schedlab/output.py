@@ -14,7 +14,8 @@ computes the resource bounds). ``JobSet.__init__`` requires
 (it fills in the other three); its plots read
 ``requested_number_of_resources``. ``JobSet.columns`` also lists
 ``workload_name``, ``requested_time``, ``success``, ``turnaround_time`` and
-``stretch``; only ``workload_name`` is absent here (no reader uses it).
+``stretch``; ``workload_name`` is written too (second, as Batsim does): evalys's
+detailed Gantt chart (``JobSet.plot(with_details=True)``) labels jobs with it.
 evalys rounds every number to 6 decimals after reading.
 
 Number format (every numeric column; see :func:`number_array`):
@@ -59,15 +60,18 @@ __all__ = [
     "FINAL_STATES",
     "TOPOLOGY_COLUMNS",
     "format_allocations",
+    "jobs_frame",
     "number_array",
     "read_jobs_csv",
     "write_jobs_csv",
     "write_metrics_json",
     "write_moves_csv",
+    "workload_name",
 ]
 
 BATSIM_COLUMNS = (
     "job_id",
+    "workload_name",
     "submission_time",
     "requested_number_of_resources",
     "requested_time",
@@ -81,6 +85,8 @@ BATSIM_COLUMNS = (
     "allocated_resources",
 )
 """Batsim's ``jobs.csv`` columns, first in every file we write, in this order."""
+
+_REQUIRED = tuple(c for c in BATSIM_COLUMNS if c != "workload_name")  # older files of ours lack the name
 
 EXTRA_COLUMNS = (
     "final_state",
@@ -106,7 +112,7 @@ FINAL_STATES = {
 """Batsim's words (``job_state_to_string``) for the statuses a finished schedule may hold."""
 
 _INT_COLUMNS = ("requested_number_of_resources", "success", "n_aborted", "n_preempted")
-_TEXT_COLUMNS = ("allocated_resources", "final_state")
+_TEXT_COLUMNS = ("workload_name", "allocated_resources", "final_state")
 _FLOAT_COLUMNS = tuple(c for c in BATSIM_COLUMNS + EXTRA_COLUMNS if c not in ("job_id",) + _INT_COLUMNS + _TEXT_COLUMNS)
 _FLOAT_COLUMNS += TOPOLOGY_COLUMNS  # counts too: a job never started has none (NaN)
 _INTEGRAL_LIMIT = 2.0**53
@@ -162,6 +168,17 @@ def format_allocations(allocs: list) -> list[str]:
     return out.tolist()
 
 
+def workload_name(source: str) -> str:
+    """The ``workload_name`` of a job table's source: the file's name without its extensions
+    (``KTH-SP2-1996-2.1-cln`` for ``.../KTH-SP2-1996-2.1-cln.swf.gz``), characters other than letters,
+    digits and ``._+-`` as ``_`` (the file is written unquoted), ``memory`` for a table built in memory, ``w0``
+    (Batsim's usual name) when nothing is left."""
+    name = re.split(r"[/\\]", source.strip("<>"))[-1]
+    name = re.sub(r"(\.swf|\.json|\.csv)?(\.gz)?$", "", name, flags=re.IGNORECASE)
+    name = re.sub(r"[^A-Za-z0-9._+-]", "_", name)
+    return name or "w0"
+
+
 def write_jobs_csv(
     path: str | os.PathLike,
     instance: Instance,
@@ -204,6 +221,21 @@ def write_jobs_csv(
         If a job is NOT_STARTED or has an unknown status: Batsim has no word
         for it and a finished simulation has none.
     """
+    table = jobs_table(instance, schedule, tau=tau)
+    with open(path, "wb") as f:
+        f.write((",".join(table.column_names) + "\n").encode("ascii"))  # Arrow would quote the header's names
+        pa_csv.write_csv(table, f, pa_csv.WriteOptions(include_header=False, quoting_style="none"))
+
+
+def jobs_frame(instance: Instance, schedule: Schedule, *, tau: float = 10.0) -> pd.DataFrame:
+    """``jobs.csv``'s rows and columns as a DataFrame, with the column types :func:`read_jobs_csv` gives:
+    what reading the written file back returns, without the file."""
+    frame = jobs_table(instance, schedule, tau=tau).to_pandas()
+    return _typed(frame)
+
+
+def jobs_table(instance: Instance, schedule: Schedule, *, tau: float = 10.0) -> pa.Table:
+    """The Arrow table :func:`write_jobs_csv` writes (same columns, same values; see there)."""
     jobs = instance.jobs
     n = len(jobs)
     status = np.asarray(schedule.status).astype(np.int64)
@@ -228,6 +260,7 @@ def write_jobs_csv(
 
     columns = {
         "job_id": pa.array(jobs.id),
+        "workload_name": pa.array([workload_name(jobs.source)] * n, type=pa.string()),
         "submission_time": number_array(jobs.submit),
         "requested_number_of_resources": pa.array(jobs.procs),
         "requested_time": number_array(jobs.requested_time),
@@ -252,10 +285,7 @@ def write_jobs_csv(
         measures["penalised_run_time"] = instance.runtime.run_times(schedule.alloc)
         columns.update({name: number_array(np.where(started, value, np.nan)) for name, value in measures.items()})
         names += tuple(measures)
-    table = pa.table([columns[name] for name in names], names=list(names))
-    with open(path, "wb") as f:
-        f.write((",".join(names) + "\n").encode("ascii"))  # Arrow would quote the header's names
-        pa_csv.write_csv(table, f, pa_csv.WriteOptions(include_header=False, quoting_style="none"))
+    return pa.table([columns[name] for name in names], names=list(names))
 
 
 def read_jobs_csv(path: str | os.PathLike) -> pd.DataFrame:
@@ -296,7 +326,7 @@ def read_jobs_csv(path: str | os.PathLike) -> pd.DataFrame:
             f.read()  # the whole file is text
     except UnicodeDecodeError:
         raise InputError(str(path), message="not a text (UTF-8) file") from None
-    missing = [c for c in BATSIM_COLUMNS if c not in header]
+    missing = [c for c in _REQUIRED if c not in header]
     if missing:
         raise InputError(str(path), 1, "header", None, f"Batsim's jobs.csv columns, missing {', '.join(missing)}")
     dtype: dict[str, object] = {c: np.float64 for c in _FLOAT_COLUMNS if c in header}
@@ -305,16 +335,32 @@ def read_jobs_csv(path: str | os.PathLike) -> pd.DataFrame:
         frame = pd.read_csv(
             path, dtype=dtype, **_ROUND_TRIP, keep_default_na=False, na_values={c: [""] for c in _FLOAT_COLUMNS}
         )
-        for c in _INT_COLUMNS:
-            if c in frame.columns:
-                frame[c] = frame[c].astype(np.int64)
-    except (ValueError, OverflowError, pd.errors.ParserError):
+    except (ValueError, OverflowError, pd.errors.ParserError):  # a text where a number was expected, a ragged line
         _first_bad_cell(path, header)
         raise
-    _check_allocations(path, header, frame["allocated_resources"])
-    ids = frame["job_id"]
-    if ids.map(lambda s: re.fullmatch(r"-?\d+", s) is not None).all():
-        frame["job_id"] = ids.astype(np.int64)
+    for c in _INT_COLUMNS:
+        if c in frame.columns and not pd.api.types.is_integer_dtype(frame[c]):  # a text or an empty field
+            bad = ~frame[c].map(lambda v: isinstance(v, (int, np.integer)) or str(v).lstrip("-").isdigit())
+            if bad.any():
+                i = int(np.flatnonzero(bad.to_numpy())[0])
+                raise InputError(
+                    str(path), i + 2, f"column {header.index(c) + 1} ({c})", frame[c].iloc[i], "an integer"
+                )
+            frame[c] = frame[c].astype(np.int64)
+    _check_allocations(path, header, frame["allocated_resources"].fillna("").astype(str))
+    return _typed(frame)
+
+
+def _typed(frame: pd.DataFrame) -> pd.DataFrame:
+    """``job_id`` as int64 when every id is an integer, floats as float64, texts as str (empty for none)."""
+    for c in _FLOAT_COLUMNS:
+        if c in frame.columns:
+            frame[c] = frame[c].astype(np.float64)
+    for c in _TEXT_COLUMNS:
+        if c in frame.columns:
+            frame[c] = frame[c].fillna("").astype(str)
+    ids = frame["job_id"].astype(str)
+    frame["job_id"] = ids.astype(np.int64) if ids.str.fullmatch(r"-?\d+").all() else ids
     return frame
 
 

@@ -55,7 +55,7 @@ class Param:
         """Raise InputError naming ``field`` when ``value`` breaks a rule."""
         allowed = self.allowed()
         if self.choices is not None and value not in self.choices:
-            raise InputError("--param", field=field, value=value, expected=allowed)
+            raise InputError("params", field=field, value=value, expected=allowed)
         if isinstance(value, (int, float)) and not isinstance(value, bool):
             bad = isinstance(value, float) and math.isnan(value)
             if self.low is not None:
@@ -63,7 +63,7 @@ class Param:
             if self.high is not None:
                 bad |= value >= self.high if self.open_high else value > self.high
             if bad:
-                raise InputError("--param", field=field, value=value, expected=f"a number {allowed}")
+                raise InputError("params", field=field, value=value, expected=f"a number {allowed}")
         if self.check is not None:
             self.check(value)
 
@@ -84,13 +84,13 @@ def convert(field: str, value: object, default: object) -> object:
                 return text in _TRUE
             return kind(text)
         except ValueError:
-            raise InputError("--param", field=field, value=value, expected=kind.__name__) from None
+            raise InputError("params", field=field, value=value, expected=kind.__name__) from None
     if kind is float and isinstance(value, int) and not isinstance(value, bool):
         return float(value)
     if kind is int and isinstance(value, float) and value.is_integer():
         return int(value)
     if default is not None and not isinstance(value, kind) or (kind is not bool and isinstance(value, bool)):
-        raise InputError("--param", field=field, value=repr(value), expected=kind.__name__)
+        raise InputError("params", field=field, value=repr(value), expected=kind.__name__)
     return value
 
 

@@ -100,7 +100,8 @@ class Algorithm:
     bound : mapping
         Keyword arguments fixed by this entry (a variant of a shared function).
     traits : mapping
-        Family-specific facts the checks read (CPU+GPU: ``contiguous``, ``moldable``).
+        Family-specific facts the checks read (CPU+GPU: ``contiguous``, ``moldable``; rigid jobs:
+        ``walltime_ignore``, the policy copes with jobs outliving their requested time, ``--walltime ignore``).
     """
 
     name: str
@@ -160,7 +161,7 @@ class Algorithm:
         for key, value in (params or {}).items():
             if key not in accepted:
                 raise InputError(
-                    "--param",
+                    "params",
                     field=f"{self.name} parameter",
                     value=key,
                     expected=f"one of {', '.join(sorted(accepted)) or '(none)'}",
@@ -300,6 +301,7 @@ register(
     FCFS,
     "First come, first served (the classic baseline)",
     "none; never starts a job before an earlier-queued one (tested)",
+    traits={"walltime_ignore": True},
 )
 register(
     "easy",
@@ -309,6 +311,7 @@ register(
     EASY,
     "Lifka (1995); Mu'alem and Feitelson (2001)",
     "the head of the queue is never delayed by a backfilled job (tested)",
+    traits={"walltime_ignore": True},  # the head's reservation then holds only while estimates do
 )
 register(
     "conservative",

@@ -16,20 +16,21 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 
-from schedlab import __version__
+from schedlab._version import __version__
 from schedlab.engine.simulator import ProgressCallback, simulate
 from schedlab.errors import InputError
-from schedlab.metrics import aggregate, partition_metrics, stretch_metrics, topology_metrics
-from schedlab.output import write_jobs_csv, write_metrics_json, write_moves_csv
+from schedlab.measure import measure
+from schedlab.output import jobs_frame, write_jobs_csv, write_metrics_json, write_moves_csv
 from schedlab.platform.base import Platform
 from schedlab.platform.homogeneous import Machine
 from schedlab.platform.registry import parse_platform
 from schedlab.policies.stretch.evaluation import task_instance
-from schedlab.registry import get
-from schedlab.runtime.base import RigidRuntime
+from schedlab.registry import get, names
+from schedlab.runtime.base import WALLTIMES, RigidRuntime, UncappedRuntime
 from schedlab.runtime.partition import PartitionRuntime
-from schedlab.runtime.penalty import parse_penalty
+from schedlab.runtime.penalty import TopologyPenalty, parse_penalty
 from schedlab.schedule import Instance, Schedule
 from schedlab.validation import validate
 from schedlab.workload.batsim import read_batsim
@@ -78,15 +79,15 @@ def load_instance(
     if tree is not None:
         if procs is not None and procs != tree.n_procs:
             raise InputError(
-                "--platform",
-                field="--platform",
+                "platform",
+                field="platform",
                 value=tree.name,
-                expected=f"{procs} processors (--procs), it has {tree.n_procs}",
+                expected=f"{procs} processors (the procs argument), it has {tree.n_procs}",
             )
         procs = tree.n_procs
     if path.endswith(".json"):
         if status is not None or window is not None:
-            raise InputError(path, message="--status and --window apply to SWF traces only")
+            raise InputError(path, message="the status and window filters apply to SWF traces only")
         jobs, nb_res = read_batsim(path)
         machine = Machine(procs if procs is not None else nb_res)  # checks --procs before the filter uses it
         jobs, report = fit_machine(jobs, machine.n_procs, "--procs" if procs is not None else "nb_res")
@@ -106,10 +107,11 @@ def load_instance(
 class Run:
     """A finished simulation: its instance, schedule, metrics and how it was made.
 
-    ``info`` holds what is needed to reproduce the run (policy and parameters,
-    trace, machine size, seed, filters, schedlab version); ``seconds`` the time
-    each phase took, kept out of the output files so that they stay byte-identical.
-    ``instance`` is the one simulated, with the run-time model the engine used.
+    ``info`` holds what is needed to reproduce the run (policy and every parameter, defaults
+    included, trace, machine size, seed, walltime rule, filters, schedlab version); ``seconds``
+    the time each phase took, kept out of the output files so that they stay byte-identical.
+    ``instance`` is the one simulated, with the run-time model the engine used. ``jobs`` is
+    ``jobs.csv`` as a pandas DataFrame (same columns and values, built on first use).
     """
 
     instance: Instance
@@ -117,6 +119,15 @@ class Run:
     metrics: dict
     info: dict
     seconds: dict[str, float] = field(default_factory=dict)
+    _jobs: pd.DataFrame | None = field(default=None, repr=False)
+
+    @property
+    def jobs(self) -> pd.DataFrame:
+        """One row per job, ``jobs.csv``'s columns (:func:`~schedlab.output.jobs_frame`): times, waits,
+        slowdowns, allocations, final states."""
+        if self._jobs is None:
+            self._jobs = jobs_frame(self.instance, self.schedule, tau=self.metrics["tau"])
+        return self._jobs
 
     def __repr__(self) -> str:
         return (
@@ -132,9 +143,9 @@ class Run:
         """
         out = Path(out)
         if out.exists() and not out.is_dir():
-            raise InputError(str(out), message="--out exists and is not a directory")
+            raise InputError(str(out), message="exists and is not a directory")
         if out.is_dir() and any(out.iterdir()) and not force:
-            raise InputError(str(out), message="output directory is not empty (use --force to overwrite)")
+            raise InputError(str(out), message="output directory is not empty (force=True overwrites it)")
         out.mkdir(parents=True, exist_ok=True)
         began = time.perf_counter()
         jobs_csv, metrics_json = out / "jobs.csv", out / "metrics.json"
@@ -201,6 +212,26 @@ def load_moldable(
     return moldable_instance(from_swf(path, first=first, m=m, rng=np.random.default_rng(seed)), m)
 
 
+def check_walltime(policy: str, walltime: str, *, penalty: str | None = None) -> None:
+    """Raise InputError unless ``walltime`` (``kill`` or ``ignore``) can apply to a run of ``policy``:
+    ``ignore`` needs no run-time penalty and a policy registered as coping with jobs that outlive their
+    requested time (``walltime_ignore``), or one whose jobs have no walltime (partitions, Krevat 2003)."""
+    if walltime not in WALLTIMES:
+        raise InputError("walltime", field="walltime", value=walltime, expected=" or ".join(WALLTIMES))
+    if walltime == "kill":
+        return
+    if penalty is not None:
+        raise InputError("walltime", message="walltime = ignore applies to rigid jobs without a run-time penalty")
+    traits = get(policy, kind="online").traits
+    if not (traits.get("walltime_ignore") or traits.get("runtime") == "partition"):
+        able = ", ".join(n for n in names(kind="online") if get(n).traits.get("walltime_ignore"))
+        raise InputError(
+            "walltime",
+            message=f"policy {policy} plans with requested times as limits and cannot run with "
+            f"walltime = ignore (policies that can: {able})",
+        )
+
+
 def run(
     instance: Instance,
     policy: str = "easy",
@@ -214,6 +245,8 @@ def run(
     penalty: str | None = None,
     runtime_scale: float = 1.0,
     stretch: bool = False,
+    engine: str | None = None,
+    walltime: str = "kill",
 ) -> Run:
     """Simulate the registered ``policy`` (with ``params``) on ``instance``, validate and measure it.
 
@@ -234,17 +267,36 @@ def run(
     migration counters are added to the metrics. ``stretch`` adds the
     max-stretch objectives of independent tasks (:func:`~schedlab.metrics.stretch_metrics`:
     stretch relative to the one-processor time, flow, load, Delta, fairness counts).
+
+    ``walltime`` says what happens to a rigid job that reaches its requested time: ``"kill"`` (Batsim's
+    and Slurm's rule) or ``"ignore"`` (it runs to completion, as in AccaSim and Alea:
+    :class:`~schedlab.runtime.base.UncappedRuntime`); ``"ignore"`` needs rigid jobs without a ``penalty``
+    and a policy registered as coping with jobs that outlive their estimates. The run information
+    records it (``walltime``) for rigid jobs.
+
+    Raises
+    ------
+    InputError
+        An unknown policy or parameter, a malformed ``penalty``, or ``walltime`` unknown or not applicable.
     """
     seconds = {}
-    if penalty is not None:
-        instance = replace(instance, runtime=parse_penalty(penalty, instance.platform, instance.jobs))
     algorithm = get(policy, kind="online")
     chosen = algorithm.build(params)
+    check_walltime(policy, walltime, penalty=penalty)
+    if walltime == "ignore":
+        if type(instance.runtime) is not RigidRuntime:
+            raise InputError(
+                "walltime",
+                message=f"walltime = ignore applies to rigid jobs, not to {instance.runtime.describe()} ones",
+            )
+        instance = replace(instance, runtime=UncappedRuntime(instance.jobs))
+    if penalty is not None:
+        instance = replace(instance, runtime=parse_penalty(penalty, instance.platform, instance.jobs))
     if algorithm.traits.get("runtime") == "partition" and isinstance(instance.runtime, RigidRuntime):
         # Krevat (2003): a job may run on a larger partition than it asked, and is never killed
         instance = replace(instance, runtime=PartitionRuntime(instance.jobs))
     began = time.perf_counter()
-    schedule = simulate(instance, chosen, rng=np.random.default_rng(seed), progress=progress)
+    schedule = simulate(instance, chosen, rng=np.random.default_rng(seed), progress=progress, engine=engine)
     seconds["simulate"] = time.perf_counter() - began
     if hasattr(chosen, "seconds_total"):  # time inside a partition scheduler (Krevat 2003), kept out of files
         seconds["scheduler"] = chosen.seconds_total
@@ -252,19 +304,17 @@ def run(
         began = time.perf_counter()
         validate(instance, schedule)
         seconds["validate"] = time.perf_counter() - began
-    metrics = aggregate(instance, schedule, tau=tau)
-    metrics.update(topology_metrics(instance, schedule))
-    metrics.update(partition_metrics(instance, schedule))
-    if stretch:
-        metrics.update(stretch_metrics(instance, schedule))
+    metrics = measure(instance, schedule, tau=tau, stretch=stretch)
     info = {
         "policy": schedule.policy,
-        "params": dict(params or {}),
+        "params": {**{p.name: p.default for p in algorithm.parameters()}, **algorithm.configure(params)},
         "workload": instance.jobs.source,
         "n_procs": instance.platform.n_procs,
         "seed": seed,
         "schedlab": __version__,
     }
+    if isinstance(instance.runtime, (RigidRuntime, TopologyPenalty)):
+        info["walltime"] = walltime
     spec = instance.platform.spec()
     if spec is not None:
         info["platform"] = spec
@@ -280,6 +330,7 @@ def run(
 
 __all__ = [
     "Run",
+    "check_walltime",
     "load_instance",
     "load_moldable",
     "load_sequential_tasks",

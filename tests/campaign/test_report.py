@@ -6,11 +6,14 @@ import base64
 import math
 import re
 
+import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from schedlab.campaign import load_campaign, run_campaign
-from schedlab.campaign.report import summarize, t_quantile_975, write_report
+from schedlab.campaign.report import confidence_interval, summarize, t_quantile_975, write_report
 from schedlab.errors import InputError
 
 
@@ -20,17 +23,17 @@ def test_summary_by_hand():
             "workload": ["w"] * 5,
             "label": ["a", "a", "a", "b", "b"],
             "state": ["done", "done", "done", "done", "failed"],
-            "bsld_mean": [1.0, 2.0, 6.0, 4.0, None],
+            "bsld_mean": [10.0, 11.0, 15.0, 4.0, None],
         }
     )
     summary = summarize(table, ["bsld_mean"], order=["b", "a"])
     assert summary["label"].tolist() == ["b", "a"]
     b, a = summary.to_dict("records")
-    # a: mean 3, median 2, s^2 = (4 + 1 + 9) / 2 = 7, half width t(2) * sqrt(7 / 3) with t(2) = 4.303
-    assert (a["n"], a["mean"], a["median"], a["min"], a["max"]) == (3, 3.0, 2.0, 1.0, 6.0)
+    # a: mean 12, median 11, s^2 = (4 + 1 + 9) / 2 = 7, half width t(2) * sqrt(7 / 3) with t(2) = 4.303
+    assert (a["n"], a["mean"], a["median"], a["min"], a["max"]) == (3, 12.0, 11.0, 10.0, 15.0)
     assert a["std"] == pytest.approx(math.sqrt(7))
-    assert a["ci95_low"] == pytest.approx(3 - 4.303 * math.sqrt(7 / 3))
-    assert a["ci95_high"] == pytest.approx(3 + 4.303 * math.sqrt(7 / 3))
+    assert a["ci95_low"] == pytest.approx(12 - 4.303 * math.sqrt(7 / 3)) and a["ci95_method"] == "t"
+    assert a["ci95_high"] == pytest.approx(12 + 4.303 * math.sqrt(7 / 3))
     # b: one finished run, the failed one does not count: no interval
     assert (b["n"], b["mean"]) == (1, 4.0) and math.isnan(b["ci95_low"])
 
@@ -67,3 +70,26 @@ def test_write_report(small_spec, tmp_path):
     again = write_report(campaign, out, force=True, metrics=["makespan"])
     assert (out / "makespan.png") in again
     assert (out / "index.html").read_text() != page
+
+
+def test_a_mean_that_cannot_be_negative_gets_a_bootstrap_interval_by_hand():
+    """[1, 2, 6]: the t interval is 3 +- 6.57, below 0 for a slowdown. The exact bootstrap of the mean has
+    27 equally likely resamples; the least mean, 1, has probability 1/27 > 2.5 % (the largest, 6, too), so
+    the percentile interval is [1, 6]."""
+    low, high, method = confidence_interval(np.array([1.0, 2.0, 6.0]))
+    assert (low, high, method) == (1.0, 6.0, "bootstrap")
+    assert confidence_interval(np.array([-1.0, 2.0, 6.0]))[2] == "t"  # a quantity that can be negative
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.floats(0, 1e6, allow_nan=False), min_size=2, max_size=40))
+def test_confidence_intervals_of_non_negative_values_never_go_below_zero(values):
+    array = np.array(values)
+    low, high, method = confidence_interval(array)
+    assert low >= 0 and low <= high
+    half = t_quantile_975(array.size - 1) * array.std(ddof=1) / math.sqrt(array.size)
+    if method == "t":
+        assert (low, high) == pytest.approx((array.mean() - half, array.mean() + half))
+    else:  # the bootstrap only where the t interval reaches below 0; it stays within the values
+        assert array.mean() - half < 0 and array.min() <= low <= high <= array.max()
+    assert confidence_interval(array) == (low, high, method)  # the same values, the same interval

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import multiprocessing
 import os
+import textwrap
 from concurrent.futures import ProcessPoolExecutor
 
 import pandas as pd
@@ -205,3 +206,23 @@ def test_killed_campaign_process_resumes(make_spec, small_text, tmp_path):
     reference = load_campaign(spec, store=tmp_path / "uninterrupted")
     run_campaign(reference, jobs=1)
     pd.testing.assert_frame_equal(comparable(campaign), comparable(reference))
+
+
+def test_results_follow_the_spec_order_wherever_the_trace_lives(small_text, tmp_path, trace):
+    """Run ids hash the trace's path; the results table must not depend on it: rows come in the
+    spec's expansion order (windows, then policies as written), identical for a copy of the trace
+    in another folder."""
+    tables = []
+    for folder in ("here", "elsewhere/deeper"):
+        where = tmp_path / folder
+        where.mkdir(parents=True)
+        (where / trace.name).write_bytes(trace.read_bytes())
+        spec = where / "spec.toml"
+        spec.write_text(textwrap.dedent(small_text).replace("{trace}", trace.name), encoding="utf-8")
+        campaign = load_campaign(spec, store=where / "store")
+        run_campaign(campaign, jobs=1)
+        table = comparable(campaign)
+        assert list(table["run_id"]) == [config.run_id for config in expand(campaign)]
+        tables.append(table.drop(columns=["run_id", "trace"]))
+    assert tables[0]["policy"].tolist()[:4] == ["fcfs", "easy", "easy", "conservative"]
+    pd.testing.assert_frame_equal(tables[0], tables[1])

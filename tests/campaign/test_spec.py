@@ -83,7 +83,7 @@ name = "easy"
     [
         (
             "colour = 1\n" + BASE,
-            r"unknown key 'colour', expected one of metrics, name, policies, repetitions, seed, store, tau, validate, workloads",
+            r"unknown key 'colour', expected one of metrics, name, policies, repetitions, seed, store, tau, timeout, validate, workloads",
         ),
         ("repetitions = 0\n" + BASE, r"repetitions = 0, expected greater than or equal to 1"),
         ("tau = -1\n" + BASE, r"tau = -1, expected greater than 0"),

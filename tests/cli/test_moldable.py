@@ -27,7 +27,7 @@ def test_dbos_online_factor_from_a_csv(tmp_path, rho, procs, allocated):
     result = invoke("moldable", "simulate", path, "--procs", 4, "--rho", rho, "--out", out, "--json")
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
-    assert data["max_stretch"] == pytest.approx(8 / procs / 8) and data["run"]["params"] == {"rho": str(rho)}
+    assert data["max_stretch"] == pytest.approx(8 / procs / 8) and data["run"]["params"] == {"rho": rho, "eps": 0.001}
     jobs = read_jobs_csv(out / "jobs.csv")
     assert jobs["allocated_resources"].tolist() == [allocated]
     assert jobs["execution_time"].tolist() == [pytest.approx(8 / procs)]

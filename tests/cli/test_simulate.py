@@ -216,9 +216,9 @@ def test_a_bad_threshold_is_refused_before_the_trace_is_read(tmp_path):
 @pytest.mark.parametrize(
     ("cell", "expected"),
     [
-        ("0-3 zz", "column 12 (allocated_resources) = 0-3 zz, expected processor ids and ranges LO-HI"),
-        ("0-zz", "column 12 (allocated_resources) = 0-zz, expected processor ids"),
-        ("5-1", "column 12 (allocated_resources) = 5-1, expected ranges LO-HI with LO <= HI"),
+        ("0-3 zz", "column 13 (allocated_resources) = 0-3 zz, expected processor ids and ranges LO-HI"),
+        ("0-zz", "column 13 (allocated_resources) = 0-zz, expected processor ids"),
+        ("5-1", "column 13 (allocated_resources) = 5-1, expected ranges LO-HI with LO <= HI"),
     ],
 )
 def test_a_malformed_allocation_in_jobs_csv_names_file_line_and_column(tmp_path, data_dir, cell, expected):
@@ -229,7 +229,7 @@ def test_a_malformed_allocation_in_jobs_csv_names_file_line_and_column(tmp_path,
     assert invoke("simulate", data_dir / "tiny.swf", "-q", "--out", out).exit_code == 0
     lines = (out / "jobs.csv").read_text().splitlines()
     row = lines[2].split(",")
-    row[11] = cell
+    row[lines[0].split(",").index("allocated_resources")] = cell
     lines[2] = ",".join(row)
     (out / "jobs.csv").write_text("\n".join(lines) + "\n")
     with pytest.raises(InputError, match=re.escape(f"{out / 'jobs.csv'}:3: {expected}")):

@@ -76,7 +76,7 @@ def test_tasks_csv_fcfs_19_against_dasedf_9(tmp_path):
     dasedf = _json(["tasks", "simulate", path, "--procs", "1", "-p", "dasedf", "--json", "--out", out])
     assert dasedf["max_stretch"] == 9.0 and dasedf["mean_stretch"] == pytest.approx(4.0) and dasedf["load"] == 10.5
     assert json.loads((out / "metrics.json").read_text())["max_stretch"] == 9.0
-    assert (out / "jobs.csv").read_text().splitlines()[3].split(",")[5] == "10"  # task 3 starts at 10
+    assert (out / "jobs.csv").read_text().splitlines()[3].split(",")[6] == "10"  # task 3 starts at 10 (starting_time)
 
 
 def test_tasks_generate_is_seeded_and_simulated(tmp_path):
@@ -112,3 +112,20 @@ def test_tasks_csv_bad_value_names_file_line_and_field(tmp_path):
     path.write_text("id,release,p\n1,0,3\n2,4,-2\n")
     result = runner.invoke(app, ["tasks", "simulate", str(path), "--procs", "2", "-p", "dasedf"])
     assert result.exit_code == 1 and "t.csv:3: p = -2, expected a finite number > 0" in result.stderr
+
+
+@pytest.mark.parametrize(("extra", "m_inst", "m"), [([], 5, 16), (["--procs", "30"], 10, 30), (["--procs", "8"], 3, 8)])
+def test_tasks_simulate_procs_sets_the_machine_size(data_dir, extra, m_inst, m):
+    """tiny.swf keeps jobs 1 (4 processors) and 2 (2) with status 1: Q = 3, so conversion C gives round(m/3)
+    processors, m the header's 16 or the --procs (Lucarelli et al. 2017, Table I's machine sizes)."""
+    result = runner.invoke(app, ["tasks", "simulate", str(data_dir / "tiny.swf"), "-p", "gspt", *extra])
+    assert result.exit_code == 0, result.output
+    assert f"2 tasks on {m_inst} processors (m = {m})" in result.stdout
+
+
+def test_tasks_csv_refuses_procs_given_twice(tmp_path):
+    """--procs is a tasks CSV's processor count; --m, its former name, with it is an error, not a silent pick."""
+    path = tmp_path / "t.csv"
+    path.write_text("id,release,p\n1,0,3\n")
+    result = runner.invoke(app, ["tasks", "simulate", str(path), "--m", "2", "--procs", "4"])
+    assert result.exit_code == 1 and "given twice" in result.stderr

@@ -188,3 +188,18 @@ def test_instances_are_runs_of_contiguous_7_day_periods(tmp_path, tiny):
     runs = expand(load_campaign(path))
     assert {r.window for r in runs} == {(first, first + 2 * week), (first + week, first + 3 * week)}
     assert {dict(r.params)["compress"] for r in runs} == {"start-now"}  # spec 4.2: reassignment only to now
+
+
+def test_all_six_platforms_of_table_5_2(traces_dir):
+    """Mendonca (2017), Table 5.2: six platforms, SDSC-Blue included (1,152 processors, 195,587 jobs), each
+    with its trace file in the shared folder."""
+    assert {name: info.procs for name, info in TRACES.items()} == {
+        "Curie": 80640,
+        "HPC2N": 240,
+        "KTH-SP2": 100,
+        "LLNL-Thunder": 1024,
+        "RICC": 8192,
+        "SDSC-Blue": 1152,
+    }
+    assert TRACES["SDSC-Blue"].table_jobs == 195587
+    assert all((traces_dir / info.file).is_file() for info in TRACES.values())

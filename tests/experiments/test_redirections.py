@@ -329,11 +329,11 @@ def test_table_ii_parameters_in_campaigns(tmp_path):
         assert 'label = "GSRPT"' in text
     assert "m_inst" not in text and "count_if_idle" not in text
     variant = Plan(
-        ("KTH-SP2",), 2, {"KTH-SP2": 15.0}, False, 0, tmp_path, skipped=(), m_mode="table1", count_if_idle=False
+        ("KTH-SP2",), 2, {"KTH-SP2": 15.0}, False, 0, tmp_path, skipped=(), m_mode="table1", count_if_idle=True
     )
     text = write_campaigns(tmp_path / "variant", variant)[0][0].read_text()
     assert "m_inst = 12 }" in text  # Table I: KTH-SP2 instances on 12 processors
-    assert 'label = "GSPT-RD"\nparams = { dedicated = 7, tau = 1, count_if_idle = false }' in text
+    assert 'label = "GSPT-RD"\nparams = { dedicated = 7, tau = 1, count_if_idle = true }' in text
 
 
 def test_quick_cli_writes_its_files(tmp_path):
@@ -463,3 +463,52 @@ def test_tuned_table_picks_the_best_grid_point_and_the_papers():
     tie = table.loc[("SPT-RD", "flow_sum")]
     assert (tie["dedicated"], tie["value"]) == (1, 1.0)
     assert list(table.index.get_level_values("label").unique()) == ["SPT-RD", "GSPT-RR"]  # the paper's variant order
+
+
+TABLE_ONE_M = {
+    "Curie": 80640,
+    "HPC2N": 240,
+    "KTH-SP2": 100,
+    "LLNL-Thunder": 4096,
+    "Metacentrum": 806,
+    "RICC": 8192,
+    "SDSC-Blue-4.1": 1152,
+}
+"""Lucarelli, Mendonca and Trystram (2017), Table I: the machine size m of each trace."""
+
+
+def test_every_trace_is_read_on_table_one_machine_size(tmp_path):
+    """Each trace's workload carries Table I's m as its ``procs`` (not the log header's: Curie's says 93,312,
+    LLNL-Thunder's 4,008), so conversion C runs on round(m/Q) of Table I's m."""
+    import tomllib
+
+    from schedlab.experiments.redirections import Plan, write_campaigns
+
+    assert {name: info.table1[0] for name, info in TRACES.items()} == TABLE_ONE_M  # all 7 of the paper
+    names = tuple(TABLE_ONE_M)
+    plan = Plan(names, 2, {n: TRACES[n].days for n in names}, False, 0, tmp_path, skipped=())
+    main, _ = write_campaigns(tmp_path / "out", plan)
+    for name, path in zip(names, main):
+        [workload] = tomllib.loads(path.read_text())["workloads"]
+        assert workload["procs"] == TABLE_ONE_M[name], name
+
+
+def test_table_one_machine_size_drives_conversion(tmp_path, tasks_trace):
+    """A tasks workload read with ``procs`` (Table I's m) converts on round(procs / Q), not on the header's."""
+    from schedlab.campaign.expand import task_jobs
+
+    header, _ = task_jobs(str(tasks_trace))
+    wider, report = task_jobs(str(tasks_trace), procs=640)
+    assert header.platform.n_procs == 64 and wider.platform.n_procs == report.machine_procs == 640
+    assert len(wider.jobs) == len(header.jobs)
+
+
+@pytest.mark.parametrize(("name", "kept"), [("Metacentrum", 86586), ("SDSC-Blue-4.1", 195587), ("LLNL-Thunder", 97875)])
+def test_table_one_task_counts_on_the_real_traces(traces_dir, name, kept):
+    """Status 1, run time > 0, 0 < q <= Table I's m keeps exactly Table I's #tasks of the whole trace
+    (Metacentrum has no header: 806 processors from Table I)."""
+    from schedlab.campaign.expand import task_jobs
+
+    info = TRACES[name]
+    instance, report = task_jobs(str(traces_dir / info.file), procs=info.table1[0])
+    assert len(instance.jobs) == info.table1[1] == kept and report.machine_procs == info.table1[0]

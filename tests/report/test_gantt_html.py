@@ -15,7 +15,7 @@ from schedlab.engine import simulate
 from schedlab.output import write_jobs_csv
 from schedlab.platform import Machine
 from schedlab.registry import make_policy
-from schedlab.report.gantt import allocated_ranges, binned_timeline, occupancy, timeline
+from schedlab.report.gantt import DAY, allocated_ranges, binned_timeline, occupancy, timeline
 from schedlab.report.gantt_html import gantt_html
 from schedlab.schedule import Instance
 from schedlab.workload.jobs import JobTable
@@ -28,6 +28,11 @@ def small_run(tmp_path):
     path = tmp_path / "jobs.csv"
     write_jobs_csv(path, instance, simulate(instance, make_policy("fcfs")))
     return path
+
+
+def seconds(days) -> list:
+    """Times drawn in days, back in seconds (rounded to the microsecond; None kept: a gap between polygons)."""
+    return [None if x is None else round(float(x) * DAY, 6) for x in days]
 
 
 def figure_data(page: str) -> list[dict]:
@@ -60,13 +65,13 @@ def test_rectangles_by_hand(tmp_path):
     gantt, utilization, queue = figure_data(page)
     assert gantt["type"] == "scatter" and gantt["fill"] == "toself"
     # one polygon per range, separated by None: job 1 on 0-1 over [0, 10), job 2 on 2-3 [0, 4), job 3 on 2-3 [4, 6)
-    assert gantt["x"] == [0, 0, 10, 10, None, 0, 0, 4, 4, None, 4, 4, 6, 6, None]
+    assert seconds(gantt["x"]) == [0, 0, 10, 10, None, 0, 0, 4, 4, None, 4, 4, 6, 6, None]  # drawn in days
     assert gantt["y"] == [0, 2, 2, 0, None, 2, 4, 4, 2, None, 2, 4, 4, 2, None]
     custom = np.asarray(gantt["customdata"])  # job id, start, end, procs, first and last processor, per corner
     assert custom[::5].tolist() == [[1, 0, 10, 2, 0, 1], [2, 0, 4, 2, 2, 3], [3, 4, 6, 2, 2, 3]]
     line = timeline(pd.read_csv(path), 4)
     assert utilization["line"]["shape"] == "hv"
-    np.testing.assert_array_equal(utilization["x"], line["times"])
+    np.testing.assert_allclose(np.asarray(utilization["x"]) * DAY, line["times"])
     np.testing.assert_array_equal(utilization["y"], line["utilization"])
     np.testing.assert_array_equal(queue["y"], [0, 1, 0, 0, 0])
     gantt_html(path, tmp_path / "again.html")
@@ -78,9 +83,9 @@ def test_window_clips_and_large_views_aggregate(tmp_path):
     clipped = gantt_html(path, tmp_path / "w.html", start=5, end=8)
     assert clipped["jobs"] == 2
     gantt, utilization, queue = figure_data((tmp_path / "w.html").read_text())
-    assert gantt["x"] == [5, 5, 8, 8, None, 5, 5, 6, 6, None]
+    assert seconds(gantt["x"]) == [5, 5, 8, 8, None, 5, 5, 6, 6, None]
     # only the steps in view: the one in force at 5 (from 4), the drop at 6, held to 8
-    assert utilization["x"].tolist() == [5, 6, 8] and utilization["y"].tolist() == [1, 0.5, 0.5]
+    assert seconds(utilization["x"]) == [5, 6, 8] and utilization["y"].tolist() == [1, 0.5, 0.5]
     assert queue["y"].tolist() == [0, 0, 0]
     drawn = gantt_html(path, tmp_path / "a.html", max_rectangles=1, n_procs=8)
     assert drawn["mode"] == "aggregated" and drawn["n_procs"] == 8
@@ -98,10 +103,14 @@ def test_many_events_are_binned(tmp_path):
     """Past 4 x max_rectangles events in view, the panels below show bin averages (binned_timeline)."""
     path = small_run(tmp_path)
     gantt_html(path, tmp_path / "b.html", max_rectangles=0)  # 4 event times in [0, 10) > 4 x 0
-    _, utilization, _ = figure_data((tmp_path / "b.html").read_text())
+    _, utilization, least, largest = figure_data((tmp_path / "b.html").read_text())
     binned = binned_timeline(pd.read_csv(path), 4, np.linspace(0.0, 10.0, 1201))
-    np.testing.assert_allclose(utilization["x"], binned["edges"])
+    np.testing.assert_allclose(np.asarray(utilization["x"]) * DAY, binned["edges"])
     np.testing.assert_allclose(utilization["y"][:-1], binned["utilization"])
+    # the queue: a band from the least to the largest length per bin; job 3 waits [1, 4): 1 at its peak
+    np.testing.assert_allclose(least["y"][:-1], binned["queue_min"])
+    np.testing.assert_allclose(largest["y"][:-1], binned["queue_max"])
+    assert largest["fill"] == "tonexty" and largest["y"].max() == 1 and binned["queue"].max() == pytest.approx(1)
 
 
 def test_errors(tmp_path):
@@ -114,19 +123,12 @@ def test_errors(tmp_path):
         gantt_html(path, tmp_path / "x.html", n_procs=2)
 
 
-def test_cli_html_with_or_without_image(tmp_path):
+def test_cli_html_beside_the_image(tmp_path):
     path = small_run(tmp_path)
     runner = CliRunner()
-    both = runner.invoke(
-        app, ["gantt", str(path), "--out", str(tmp_path / "g.png"), "--html", str(tmp_path / "g.html")]
-    )
+    both = runner.invoke(app, ["gantt", str(path), "--out", str(tmp_path / "g"), "--html"])
     assert both.exit_code == 0, both.output
-    assert both.stdout.count("3 jobs") == 2 and (tmp_path / "g.png").is_file() and (tmp_path / "g.html").is_file()
-    alone = runner.invoke(app, ["gantt", str(path), "--html", str(tmp_path / "h.html"), "--from", "5", "--to", "8"])
-    assert alone.exit_code == 0 and "2 jobs" in alone.stdout
-    neither = runner.invoke(app, ["gantt", str(path)])
-    assert (
-        neither.exit_code == 1
-        and neither.stderr.count("\n") == 1
-        and "give --out IMAGE, --html PAGE or both" in neither.stderr
-    )
+    assert both.stdout.count("3 jobs") == 2
+    assert sorted(p.name for p in (tmp_path / "g").iterdir()) == ["gantt.html", "gantt.png"]
+    window = runner.invoke(app, ["gantt", str(path), "-o", str(tmp_path / "h"), "--html", "--window", "5:8"])
+    assert window.exit_code == 0 and window.stdout.count("2 jobs") == 2

@@ -31,8 +31,10 @@ adds no key and the ids of the other modes are unchanged.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
+import warnings
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -40,7 +42,11 @@ import numpy as np
 from schedlab.campaign.spec import Campaign
 from schedlab.errors import InputError
 
-__all__ = ["RunConfig", "expand", "run_seed"]
+__all__ = ["CampaignWarning", "RunConfig", "expand", "run_seed"]
+
+
+class CampaignWarning(UserWarning):
+    """Something in a campaign the user should know before trusting it (printed by the CLI as one line)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,6 +87,8 @@ class RunConfig:
     generate: tuple[tuple[str, object], ...] | None = None  # generated instance: grid point and sample index
     family: str | None = None  # the family that generates it
     moldable: tuple[tuple[str, object], ...] | None = None  # the jobs as moldable tasks: m, first, speedup, seed
+    timeout: float | None = field(default=None, compare=False)  # the campaign's per-run limit (s): not in the id
+    _run_id: str = field(default="", init=False, repr=False, compare=False)
 
     def key(self) -> dict:
         """The canonical configuration the id hashes (JSON-able, no derived or local data)."""
@@ -124,12 +132,21 @@ class RunConfig:
             key["moldable"] = dict(self.moldable)
         return key
 
+    def __post_init__(self) -> None:
+        text = _CANONICAL.encode(self.key())
+        object.__setattr__(self, "_run_id", hashlib.sha256(text.encode("utf-8")).hexdigest()[:16])
+
     @property
     def run_id(self) -> str:
-        text = json.dumps(self.key(), sort_keys=True, separators=(",", ":"))
-        return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+        """The first 16 hex digits of the SHA-256 of :meth:`key` as canonical JSON (computed once, at creation)."""
+        return self._run_id
 
 
+_CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"))
+"""``json.dumps(key, sort_keys=True, separators=(",", ":"))``, without building an encoder for every run."""
+
+
+@functools.lru_cache(maxsize=256)
 def run_seed(master: int, repetition: int) -> int:
     """The seed of a run: ``SeedSequence([master, repetition])``'s first 32-bit word.
 
@@ -156,7 +173,13 @@ def expand(campaign: Campaign) -> list[RunConfig]:
 
     spec = campaign.spec
     runs: list[RunConfig] = []
-    where: dict[str, str] = {}
+    where: dict[str, object] = {}  # run id -> where the spec makes it (see _text)
+    settings = []  # (index, policy, parameters, label) of every grid point of every policy
+    for p_index, policy in enumerate(spec.policies):
+        grid = policy.grid()
+        for point in grid:
+            params = tuple(sorted(point.items()))
+            settings.append((p_index, policy, params, _label(policy.label, policy.name, params, len(grid) > 1)))
     for w_index, workload in enumerate(spec.workloads):
         if workload.generate is not None:
             runs += _generated_runs(campaign, w_index, workload, where)
@@ -196,6 +219,7 @@ def expand(campaign: Campaign) -> list[RunConfig]:
                 )
             if sampler.sample == "random":
                 assert sampler.count is not None  # required for random windows (checked by load_campaign)
+                _check_window_length(instance.jobs, sampler.length, f"workloads[{w_index}]", str(campaign.path))
                 rng = np.random.default_rng(spec.seed if sampler.seed is None else sampler.seed)
                 drawn = random_windows(instance.jobs, sampler.length, sampler.count, rng=rng)
                 if workload.tasks is not None:
@@ -215,52 +239,55 @@ def expand(campaign: Campaign) -> list[RunConfig]:
                 (i, _intersect(window, workload.window), info.n_jobs, info.load)
                 for i, (window, info) in enumerate(zip(drawn, described))
             ]
+            _warn_coinciding([w for _, w, _, _ in windows], f"{campaign.path}: workloads[{w_index}] ({workload.label})")
+        tasks = None if workload.tasks is None else tuple(sorted(workload.tasks.model_dump(exclude_none=True).items()))
+        moldable = (
+            None
+            if workload.moldable is None
+            else tuple(sorted(workload.moldable.model_dump(exclude={"instances"}).items()))
+        )
         for window_index, window, n_jobs, load in windows:
-            for p_index, policy in enumerate(spec.policies):
-                for point in policy.grid():
-                    params = tuple(sorted(point.items()))
-                    label = _label(policy.label, policy.name, params, len(policy.grid()) > 1)
-                    for repetition in range(spec.repetitions):
-                        config = RunConfig(
-                            campaign=campaign.name,
-                            workload=workload.label,
-                            trace=workload.trace,
-                            trace_path=trace_path,
-                            procs=workload.procs,
-                            status=workload.status,
-                            window_index=window_index,
-                            window=window,
-                            policy=policy.name,
-                            params=params,
-                            label=label,
-                            repetition=repetition,
-                            seed=run_seed(spec.seed, repetition),
-                            tau=float(spec.tau),
-                            validate=spec.validate_schedules,
-                            window_jobs=n_jobs,
-                            window_load=load,
-                            tasks=None
-                            if workload.tasks is None
-                            else tuple(sorted(workload.tasks.model_dump(exclude_none=True).items())),
-                            platform=workload.platform,
-                            penalty=workload.penalty,
-                            span=None if workload.span is None else (workload.span.skip, workload.span.count),
-                            runtime_scale=workload.runtime_scale,
-                            sample=sample,
-                            moldable=None
-                            if workload.moldable is None
-                            else tuple(sorted(workload.moldable.model_dump(exclude={"instances"}).items())),
+            for p_index, policy, params, label in settings:
+                for repetition in range(spec.repetitions):
+                    config = RunConfig(
+                        campaign=campaign.name,
+                        workload=workload.label,
+                        trace=workload.trace,
+                        trace_path=trace_path,
+                        procs=workload.procs,
+                        status=workload.status,
+                        window_index=window_index,
+                        window=window,
+                        policy=policy.name,
+                        params=params,
+                        label=label,
+                        repetition=repetition,
+                        seed=run_seed(spec.seed, repetition),
+                        tau=float(spec.tau),
+                        validate=spec.validate_schedules,
+                        timeout=spec.timeout,
+                        window_jobs=n_jobs,
+                        window_load=load,
+                        tasks=tasks,
+                        platform=workload.platform,
+                        penalty=workload.penalty,
+                        span=None if workload.span is None else (workload.span.skip, workload.span.count),
+                        runtime_scale=workload.runtime_scale,
+                        sample=sample,
+                        moldable=moldable,
+                    )
+                    run_id = config.run_id
+                    if run_id in where:
+                        here = _place(w_index, p_index, params)
+                        raise InputError(
+                            str(campaign.path), message=f"{here} repeats the run of {_text(where[run_id])}"
                         )
-                        here = f"workloads[{w_index}] x policies[{p_index}] {dict(params)}"
-                        run_id = config.run_id
-                        if run_id in where:
-                            raise InputError(str(campaign.path), message=f"{here} repeats the run of {where[run_id]}")
-                        where[run_id] = here
-                        runs.append(config)
+                    where[run_id] = (w_index, p_index, params)  # formatted only for an error
+                    runs.append(config)
     return runs
 
 
-def _generated_runs(campaign: Campaign, w_index: int, workload, where: dict[str, str]) -> list[RunConfig]:
+def _generated_runs(campaign: Campaign, w_index: int, workload, where: dict[str, object]) -> list[RunConfig]:
     """The runs of a generated workload: every grid point and sample, with every policy of the family
     (offline algorithms, or online policies).
 
@@ -299,13 +326,14 @@ def _generated_runs(campaign: Campaign, w_index: int, workload, where: dict[str,
                             seed=seed,
                             tau=float(spec.tau),
                             validate=spec.validate_schedules,
+                            timeout=spec.timeout,
                             generate=instance,
                             family=generate.family,
                         )
                         here = f"workloads[{w_index}] instance {dict(instance)} x policies[{p_index}] {dict(params)}"
                         if config.run_id in where:
                             raise InputError(
-                                str(campaign.path), message=f"{here} repeats the run of {where[config.run_id]}"
+                                str(campaign.path), message=f"{here} repeats the run of {_text(where[config.run_id])}"
                             )
                         where[config.run_id] = here
                         runs.append(config)
@@ -346,6 +374,43 @@ def _redraw_empty(
             )
         out.append(window)
     return out
+
+
+def _place(w_index: int, p_index: int, params: tuple) -> str:
+    return f"workloads[{w_index}] x policies[{p_index}] {dict(params)}"
+
+
+def _text(place: object) -> str:
+    """Where a run comes from in the spec: a text, or the (workload, policy, parameters) of :func:`_place`."""
+    return _place(*place) if isinstance(place, tuple) else str(place)
+
+
+def _check_window_length(jobs, length: float, where: str, source: str) -> None:
+    """Refuse random windows longer than the trace's submit span: every one would be the whole trace."""
+    span = float(jobs.submit.max() - jobs.submit.min())
+    if length > span:
+        raise InputError(
+            source,
+            None,
+            f"{where}.windows.length",
+            f"{length:g} s ({length / 86400:.3g} d)",
+            f"at most the trace's submit span after filters, {span:g} s ({span / 86400:.3g} d): a longer window "
+            "is the whole trace every time (leave out `windows` to run the whole trace once)",
+        )
+
+
+def _warn_coinciding(windows: list, where: str) -> None:
+    """A :class:`CampaignWarning` when some windows have the same bounds as an earlier one (their runs would
+    repeat the same instance), with the count."""
+    repeated = len(windows) - len(set(windows))
+    if repeated:
+        warnings.warn(
+            CampaignWarning(
+                f"{where}: {repeated} of {len(windows)} windows coincide with an earlier one (same bounds), "
+                "so their runs repeat the same instance"
+            ),
+            stacklevel=3,
+        )
 
 
 def _intersect(window: tuple[float, float], limit: tuple[float, float] | None) -> tuple[float, float]:

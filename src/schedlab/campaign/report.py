@@ -2,8 +2,11 @@
 
 Source: issue 3, point 4. Statistics are over the finished runs of each
 (workload, policy label): windows and repetitions. The 95 % confidence
-interval of the mean is Student's ``mean +- t(0.975, n-1) s / sqrt(n)``
-(undefined, left empty, for n < 2). Plots use matplotlib's object API on an
+interval of the mean is Student's ``mean +- t(0.975, n-1) s / sqrt(n)``, or the
+percentile bootstrap when the quantity cannot be negative and the t interval
+would reach below 0 (:func:`confidence_interval`; undefined, left empty, for
+n < 2). Axes name metrics in words with their units (:func:`metric_label`) and
+a legend says what each mark of a box plot is. Plots use matplotlib's object API on an
 Agg canvas (no pyplot, no global backend change) and are embedded in the page
 as base64 PNG, so ``index.html`` is one file that opens anywhere.
 
@@ -33,7 +36,18 @@ from schedlab.campaign.spec import Campaign
 from schedlab.campaign.store import TIMING_COLUMNS, campaign_results
 from schedlab.errors import InputError
 
-__all__ = ["normalize", "parameter_sweeps", "summarize", "sweep", "t_quantile_975", "write_report"]
+__all__ = [
+    "box_figure",
+    "confidence_interval",
+    "metric_label",
+    "normalize",
+    "parameter_sweeps",
+    "summarize",
+    "sweep",
+    "sweep_figure",
+    "t_quantile_975",
+    "write_report",
+]
 
 # Student's t 0.975 quantiles for 1..30 degrees of freedom, then 40, 60, 120 (standard tables).
 _T975 = (
@@ -56,8 +70,43 @@ def t_quantile_975(df: int) -> float:
     return 1.960
 
 
+_UNITS = {"wait": "s", "response": "s", "makespan": "s", "first_submit": "s", "last_end": "s"}
+_NAMES = {
+    "wait": "wait",
+    "response": "response time",
+    "slowdown": "slowdown",
+    "bsld": "bounded slowdown",
+    "bsld_unclamped": "bounded slowdown, unclamped",
+    "first_submit": "first submission",
+    "last_end": "last end",
+    "utilization": "utilization (fraction of the machine)",
+    "makespan": "makespan",
+    "n_jobs": "jobs",
+    "n_completed": "jobs completed",
+    "n_killed": "jobs killed at walltime",
+    "n_rejected": "jobs rejected",
+    "n_aborted": "jobs redirected",
+    "n_preempted": "jobs preempted",
+}
+_AGGREGATES = {"mean": "mean", "max": "max", "l2": "L2 norm of"}
+
+
+def metric_label(metric: str) -> str:
+    """An axis label for a stored metric: its name in words and its unit (``wait_mean`` -> ``mean wait
+    (s)``, ``bsld_max`` -> ``max bounded slowdown``); other columns as they are."""
+    base, _, aggregate = metric.rpartition("_")
+    if base in _NAMES and aggregate in _AGGREGATES:
+        unit = _UNITS.get(base)
+        return f"{_AGGREGATES[aggregate]} {_NAMES[base]}" + (f" ({unit})" if unit else "")
+    if metric in _NAMES:
+        unit = _UNITS.get(metric)
+        return _NAMES[metric] + (f" ({unit})" if unit else "")
+    return metric
+
+
 def summarize(table: pd.DataFrame, metrics: list[str], *, order: list[str] | None = None) -> pd.DataFrame:
-    """One row per (metric, workload, label): n, mean, median, std, 95 % CI of the mean, min, max.
+    """One row per (metric, workload, label): n, mean, median, std, 95 % CI of the mean (and how it was
+    computed, see :func:`confidence_interval`), min, max.
 
     Only rows with ``state == "done"`` and a non-null value count. ``order``
     gives the label order (default: sorted).
@@ -75,24 +124,52 @@ def summarize(table: pd.DataFrame, metrics: list[str], *, order: list[str] | Non
     return pd.DataFrame(rows, columns=["metric", "workload", "label", *_STATS])
 
 
-_STATS = ("n", "mean", "median", "std", "ci95_low", "ci95_high", "min", "max")
+_STATS = ("n", "mean", "median", "std", "ci95_low", "ci95_high", "ci95_method", "min", "max")
+
+BOOTSTRAP_RESAMPLES = 2000
+"""Resamples of the percentile bootstrap (:func:`confidence_interval`); drawn with a fixed seed, so the same
+values give the same interval."""
+
+
+def confidence_interval(values: np.ndarray) -> tuple[float, float, str]:
+    """95 % confidence interval of the mean of ``values`` (n >= 2) and its method.
+
+    Student's t (``mean +- t(0.975, n-1) s / sqrt(n)``, method ``"t"``), unless the values are all >= 0
+    and that interval reaches below 0: a mean wait, slowdown or count cannot be negative, so then the
+    percentile bootstrap of the mean (:data:`BOOTSTRAP_RESAMPLES` resamples, fixed seed; method
+    ``"bootstrap"``), which stays within the values' range (Efron and Tibshirani 1993, ch. 13).
+    """
+    n = values.size
+    mean = float(np.mean(values))
+    half = t_quantile_975(n - 1) * float(np.std(values, ddof=1)) / math.sqrt(n)
+    if mean - half >= 0 or float(np.min(values)) < 0:
+        return mean - half, mean + half, "t"
+    rng = np.random.default_rng(0)
+    means = np.concatenate(
+        [
+            values[rng.integers(0, n, size=(chunk, n))].mean(axis=1)
+            for chunk in np.diff(np.r_[0 : BOOTSTRAP_RESAMPLES : max(1, 2_000_000 // n), BOOTSTRAP_RESAMPLES])
+        ]
+    )
+    low, high = np.clip(np.quantile(means, [0.025, 0.975]), np.min(values), np.max(values))  # rounding
+    return float(low), float(high), "bootstrap"
 
 
 def _stats(values: np.ndarray) -> dict | None:
-    """n, mean, median, std, 95 % CI of the mean (Student's t), min, max of ``values``; None when empty."""
+    """n, mean, median, std, 95 % CI of the mean (:func:`confidence_interval`), min, max of ``values``;
+    None when empty."""
     n = int(values.size)
     if n == 0:
         return None
-    mean = float(np.mean(values))
-    std = float(np.std(values, ddof=1)) if n > 1 else math.nan
-    half = t_quantile_975(n - 1) * std / math.sqrt(n) if n > 1 else math.nan
+    low, high, method = confidence_interval(values) if n > 1 else (math.nan, math.nan, "")
     return {
         "n": n,
-        "mean": mean,
+        "mean": float(np.mean(values)),
         "median": float(np.median(values)),
-        "std": std,
-        "ci95_low": mean - half,
-        "ci95_high": mean + half,
+        "std": float(np.std(values, ddof=1)) if n > 1 else math.nan,
+        "ci95_low": low,
+        "ci95_high": high,
+        "ci95_method": method,
         "min": float(np.min(values)),
         "max": float(np.max(values)),
     }
@@ -231,7 +308,7 @@ def write_report(
     written.append(out / "runs.parquet")
     images = {}
     for metric in metrics:
-        png = _box_plot(table, metric, order)
+        png = _png(box_figure(table, metric, order))
         (out / f"{metric}.png").write_bytes(png)
         written.append(out / f"{metric}.png")
         images[metric] = png
@@ -241,7 +318,7 @@ def write_report(
             continue
         first = frame.iloc[0]
         name = f"{first['metric']}-{_slug(first['policy'])}-{_slug(first['parameter'])}.png"
-        png = _sweep_plot(frame)
+        png = _png(sweep_figure(frame))
         (out / name).write_bytes(png)
         written.append(out / name)
         sweep_images.append((frame, png))
@@ -253,13 +330,17 @@ def write_report(
     return written
 
 
-def _box_plot(table: pd.DataFrame, metric: str, order: list[str]) -> bytes:
+def box_figure(table: pd.DataFrame, metric: str, order: list[str]):
+    """Box plots of ``metric`` per policy label, one panel per workload, over the finished runs; a legend
+    says what each mark is. Returns a matplotlib Figure (object API, Agg canvas)."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
+    from matplotlib.lines import Line2D
+    from matplotlib.patches import Patch
 
     done = table[table["state"] == "done"]
     workloads = sorted(done["workload"].unique())
-    figure = Figure(figsize=(max(4.0, 1.2 * len(order)) * max(1, len(workloads)), 3.6), dpi=100)
+    figure = Figure(figsize=(max(4.0, 1.2 * len(order)) * max(1, len(workloads)), 4.2), dpi=100)
     FigureCanvasAgg(figure)
     axes = figure.subplots(1, max(1, len(workloads)), squeeze=False)[0]
     for ax, workload in zip(axes, workloads or [""]):
@@ -269,10 +350,22 @@ def _box_plot(table: pd.DataFrame, metric: str, order: list[str]) -> bytes:
         if shown:
             ax.boxplot([values for _, values in shown], tick_labels=[label for label, _ in shown], showmeans=True)
         ax.set_title(workload)
-        ax.set_ylabel(metric)
+        ax.set_ylabel(metric_label(metric))
         ax.tick_params(axis="x", labelrotation=20)
         ax.grid(axis="y", alpha=0.3)
-    figure.tight_layout()
+    marks = [
+        Patch(facecolor="none", edgecolor="black", label="box: middle half (quartiles)"),
+        Line2D([], [], color="C1", label="median"),
+        Line2D([], [], color="green", marker="^", linestyle="none", label="mean"),
+        Line2D([], [], color="black", label="whiskers: last run within 1.5 box heights"),
+        Line2D([], [], color="black", marker="o", markerfacecolor="none", linestyle="none", label="runs beyond"),
+    ]
+    figure.legend(handles=marks, loc="lower center", ncol=len(marks), fontsize="x-small", frameon=False)
+    figure.tight_layout(rect=(0, 0.07, 1, 1))
+    return figure
+
+
+def _png(figure) -> bytes:
     buffer = io.BytesIO()
     figure.savefig(buffer, format="png", metadata={"Software": None})
     return buffer.getvalue()
@@ -282,31 +375,33 @@ def _slug(text: str) -> str:
     return "".join(ch if ch.isalnum() or ch in "-_" else "_" for ch in str(text))
 
 
-def _sweep_plot(frame: pd.DataFrame) -> bytes:
-    """Mean of the metric over the parameter's values, 95 % CI as error bars, one line per (workload, series)."""
+def sweep_figure(frame: pd.DataFrame):
+    """Mean of the metric over the parameter's values, 95 % CI as error bars (:func:`confidence_interval`),
+    one line per (workload, series). Returns a matplotlib Figure."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
     first = frame.iloc[0]
-    figure = Figure(figsize=(6.0, 3.6), dpi=100)
+    figure = Figure(figsize=(6.0, 3.8), dpi=100)
     FigureCanvasAgg(figure)
     ax = figure.subplots()
     for (workload, series), line in frame.groupby(["workload", "series"], sort=True):
-        half = (line["ci95_high"] - line["mean"]).fillna(0.0).to_numpy()
+        below = (line["mean"] - line["ci95_low"]).fillna(0.0).to_numpy()
+        above = (line["ci95_high"] - line["mean"]).fillna(0.0).to_numpy()
         name = f"{workload} {series}".strip()
-        ax.errorbar(line["value"], line["mean"], yerr=half, marker="o", capsize=3, label=name)
+        ax.errorbar(line["value"], line["mean"], yerr=[below, above], marker="o", capsize=3, label=name)
     ax.set_xlabel(f"{first['policy']}: {first['parameter']}")
-    ax.set_ylabel(f"{first['metric']} (mean, 95 % CI)")
+    ax.set_ylabel(metric_label(str(first["metric"])))
+    ax.set_title("dots: mean over windows and repetitions; bars: 95 % CI of the mean", fontsize="small")
     ax.grid(alpha=0.3)
     ax.legend(fontsize="small")
     figure.tight_layout()
-    buffer = io.BytesIO()
-    figure.savefig(buffer, format="png", metadata={"Software": None})
-    return buffer.getvalue()
+    return figure
 
 
 def _stats_cells(record) -> str:
-    ci = "" if math.isnan(record.ci95_low) else f"[{_fmt(record.ci95_low)}, {_fmt(record.ci95_high)}]"
+    star = "*" if record.ci95_method == "bootstrap" else ""
+    ci = "" if math.isnan(record.ci95_low) else f"[{_fmt(record.ci95_low)}, {_fmt(record.ci95_high)}]{star}"
     return (
         f"<td>{record.n}</td><td>{_fmt(record.mean)}</td><td>{_fmt(record.median)}</td><td>{ci}</td>"
         f"<td>{_fmt(record.min)}</td><td>{_fmt(record.max)}</td>"
@@ -340,10 +435,14 @@ def _html(
         f"<h1>{esc(campaign.name)}</h1>",
         f"<p>Specification <code>{esc(str(campaign.path))}</code>: {n_runs} runs, "
         f"{done} done, {failed} failed, {n_runs - done - failed} pending.</p>",
-        "<p>Statistics over windows and repetitions of each workload; 95 % CI of the mean (Student's t).</p>",
+        "<p>Statistics over windows and repetitions of each workload. 95 % CI of the mean: Student's t, or, "
+        "for a quantity that cannot be negative whose t interval would reach below 0, the percentile bootstrap "
+        f"({BOOTSTRAP_RESAMPLES:,} resamples; Efron and Tibshirani 1993, ch. 13), marked *. Box plots: the box "
+        "holds the middle half of the runs, the line is the median, the triangle the mean, the whiskers reach the "
+        "last run within 1.5 box heights, circles are the runs beyond.</p>",
     ]
     for metric, png in images.items():
-        parts.append(f"<h2>{esc(metric)}</h2>")
+        parts.append(f"<h2>{esc(metric_label(metric))} <code>{esc(metric)}</code></h2>")
         rows = summary[summary["metric"] == metric]
         parts.append(
             f'<table class="summary" data-metric="{esc(metric)}"><tr><th>workload</th><th>policy</th>{_STATS_HEAD}</tr>'

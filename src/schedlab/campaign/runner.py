@@ -22,23 +22,27 @@ policies on the family's instances.
 
 from __future__ import annotations
 
+import ctypes
 import functools
 import json
 import os
+import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, as_completed
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from schedlab.campaign.expand import RunConfig, expand
 from schedlab.campaign.spec import Campaign, metric_names
-from schedlab.campaign.store import PARTITION_COLUMNS, TOPOLOGY_COLUMNS, Store
+from schedlab.campaign.store import COMPACT_EVERY, PARTITION_COLUMNS, TOPOLOGY_COLUMNS, Store
 from schedlab.errors import InputError
 
 __all__ = [
     "CampaignOutcome",
     "ProgressCallback",
+    "RunTimeout",
     "execute",
     "pending_runs",
     "run_campaign",
@@ -46,6 +50,7 @@ __all__ = [
     "run_spec_files",
     "task_instance",
     "task_metrics",
+    "time_limit",
 ]
 
 ProgressCallback = Callable[[int, int, dict], None]
@@ -69,17 +74,75 @@ class CampaignOutcome:
     lost: list[tuple[str, str]] = field(default_factory=list)
 
 
+class RunTimeout(Exception):
+    """A run went on past the campaign's ``timeout``."""
+
+
 def execute(config: RunConfig) -> dict:
     """Run one configuration and return its store row; never raises for a failing run.
 
     Any exception of the run (bad trace, illegal decision, validation error, a
     bug in a policy) becomes ``state = "failed"`` with ``error = "Type: message"``
-    and null metrics: one bad run must not stop a campaign of thousands.
+    and null metrics: one bad run must not stop a campaign of thousands. So does
+    a run that goes on past ``config.timeout`` seconds (:class:`RunTimeout`, see
+    :func:`time_limit`).
     """
+    began = time.perf_counter()
+    try:
+        with time_limit(config.timeout):
+            return _execute(config, began)
+    except RunTimeout as error:
+        from schedlab import __version__
+
+        row = _config_row(config)
+        row.update(state="failed", error=f"RunTimeout: {error}", schedlab_version=__version__)
+        row["wall_seconds"] = time.perf_counter() - began
+        return row
+
+
+@contextmanager
+def time_limit(seconds: float | None) -> Iterator[None]:
+    """Raise :class:`RunTimeout` in this thread when the block is still running after ``seconds`` (None: no limit).
+
+    A timer thread raises the exception asynchronously (``PyThreadState_SetAsyncExc``), which works in a
+    pool's worker process, in this process and in a Dask worker's thread alike (a signal would only reach
+    the main thread). Python delivers it between bytecodes: a run inside one long call into compiled code
+    (a linear-programming solve) stops when that call returns. Leaving the block disarms the timer and
+    drops an exception not yet delivered, so nothing is raised after the block.
+    """
+    if seconds is None:
+        yield
+        return
+    target = ctypes.c_ulong(threading.get_ident())
+    lock = threading.Lock()
+    armed = [True]
+
+    message = f"the run took longer than the campaign's timeout of {seconds:g} s"
+    # Python raises a class given this way, instantiated without arguments: one that carries the message
+    expired = type("RunTimeout", (RunTimeout,), {"__init__": lambda self: RunTimeout.__init__(self, message)})
+
+    def fire() -> None:
+        with lock:
+            if armed[0]:
+                ctypes.pythonapi.PyThreadState_SetAsyncExc(target, ctypes.py_object(expired))
+
+    timer = threading.Timer(seconds, fire)
+    timer.daemon = True
+    timer.start()
+    try:
+        yield
+    finally:
+        with lock:
+            armed[0] = False
+            timer.cancel()
+            ctypes.pythonapi.PyThreadState_SetAsyncExc(target, None)  # drop one set but not yet raised
+
+
+def _execute(config: RunConfig, began: float) -> dict:
+    """:func:`execute` without the time limit."""
     from schedlab import __version__
     from schedlab.runner import run, tasks_instance
 
-    began = time.perf_counter()
     row = _config_row(config)
     row["schedlab_version"] = __version__
     if config.generate is not None:
@@ -440,7 +503,7 @@ def run_campaign(
     CampaignOutcome
     """
     store = Store(campaign.store)
-    store.clean()
+    store.compact()  # also removes what interrupted writes left
     runs = expand(campaign)
     todo = pending_runs(runs, store, retry_failed=retry_failed)
     outcome = CampaignOutcome(total=len(runs), skipped=len(runs) - len(todo))
@@ -454,23 +517,28 @@ def run_campaign(
         outcome.executed.append(row["run_id"])
         if row["state"] == "failed":
             outcome.failed.append(row["run_id"])
+        if len(outcome.executed) % COMPACT_EVERY == 0:
+            store.compact()
         if progress is not None:
             progress(len(outcome.executed), len(todo), row)
 
-    if executor is not None:
-        _drain(executor, todo, stored, outcome)
-    elif scheduler is not None:
-        with _dask_client(scheduler) as client:
-            _drain(client.get_executor(), todo, stored, outcome)
-    elif (jobs if jobs is not None else os.cpu_count() or 1) <= 1:
-        for config in todo:
-            stored(execute(config))
-    else:
-        pool = ProcessPoolExecutor(max_workers=jobs or os.cpu_count())
-        try:
-            _drain(pool, todo, stored, outcome)
-        finally:
-            pool.shutdown(wait=True, cancel_futures=True)
+    try:
+        if executor is not None:
+            _drain(executor, todo, stored, outcome)
+        elif scheduler is not None:
+            with _dask_client(scheduler) as client:
+                _drain(client.get_executor(), todo, stored, outcome)
+        elif (jobs if jobs is not None else os.cpu_count() or 1) <= 1:
+            for config in todo:
+                stored(execute(config))
+        else:
+            pool = ProcessPoolExecutor(max_workers=jobs or os.cpu_count())
+            try:
+                _drain(pool, todo, stored, outcome)
+            finally:
+                pool.shutdown(wait=True, cancel_futures=True)
+    finally:
+        store.compact()
     return outcome
 
 
@@ -506,12 +574,16 @@ def run_spec_files(paths, *, jobs: int = 1, progress: ProgressCallback | None = 
     return [campaign_results(c, runs).to_pandas() for c, runs in zip(campaigns, expanded)], wall
 
 
+SCHEDULER_TIMEOUT = 5.0
+"""Seconds to wait for a Dask scheduler before giving up (Dask's default is 30)."""
+
+
 def _dask_client(address: str):
     """A Dask client of the scheduler at ``address``; InputError when it cannot connect."""
     from distributed import Client
 
     try:
-        return Client(address)
+        return Client(address, timeout=SCHEDULER_TIMEOUT)
     except (OSError, ValueError) as error:
         raise InputError("--scheduler", message=f"cannot connect to Dask scheduler {address!r}: {error}") from None
 

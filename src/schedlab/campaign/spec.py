@@ -13,6 +13,7 @@ Example (the whole format; see ``campaigns/easy-vs-conservative.toml``)::
     repetitions = 1                    # runs of each configuration, seeds differ
     tau = 10.0                         # bounded-slowdown threshold (s)
     validate = true                    # check every schedule
+    timeout = "10m"                    # optional: a run longer than this is stored as failed
     store = "easy-vs-conservative.store"  # result directory, relative to this file
     metrics = ["bsld_mean", "wait_mean", "utilization"]
 
@@ -273,10 +274,17 @@ class CampaignSpec(_Model):
     validate_schedules: bool = Field(True, alias="validate")
     store: str | None = None
     metrics: list[str] = Field(default_factory=lambda: ["bsld_mean", "wait_mean", "utilization"])
+    timeout: float | None = None
     workloads: Annotated[list[WorkloadSpec], Field(min_length=1)]
     policies: Annotated[list[PolicySpec], Field(min_length=1)]
 
     model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+
+    @field_validator("timeout", mode="before")
+    @classmethod
+    def _timeout(cls, value: object) -> float | None:
+        """A duration (``"10m"``, ``"2h"``, seconds): the wall-clock limit of one run (not part of run ids)."""
+        return None if value is None else parse_duration(value)
 
 
 class Campaign:

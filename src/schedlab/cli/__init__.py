@@ -15,7 +15,9 @@ import typer
 from schedlab.cli.algorithms import algorithms
 from schedlab.cli.campaign import campaign_app
 from schedlab.cli.common import GuardedGroup, set_debug
+from schedlab.cli.compare import compare
 from schedlab.cli.gantt import gantt
+from schedlab.cli.metrics import metrics
 from schedlab.cli.moldable import moldable_app
 from schedlab.cli.reproduce import reproduce_app
 from schedlab.cli.simulate import simulate
@@ -56,6 +58,8 @@ def _options(
 
 
 app.command()(simulate)
+app.command()(metrics)
+app.command()(compare)
 app.add_typer(trace_app, name="trace")
 app.command()(algorithms)
 app.command("policies", hidden=True)(algorithms)  # the former name

@@ -8,6 +8,10 @@ from __future__ import annotations
 
 import json
 import sys
+import time
+import warnings
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated
 
@@ -43,17 +47,22 @@ def campaign_run(
     store: StoreOpt = None,
     retry_failed: Annotated[bool, typer.Option("--retry-failed", help="Run again the runs stored as failed.")] = False,
     limit: Annotated[int | None, typer.Option("--limit", min=0, help="Run at most N pending runs, then stop.")] = None,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar, no summary.")] = False,
+    quiet: Annotated[
+        bool,
+        typer.Option("--quiet", "-q", help="No progress (a bar on a terminal, else a line per tenth), no summary."),
+    ] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print the outcome as JSON.")] = False,
 ) -> None:
     """Run every run of SPEC not yet in its store; each result is stored as soon as it finishes."""
     from schedlab.campaign import load_campaign, run_campaign
 
-    with one_line_errors():
+    with one_line_errors(), campaign_warnings():
         campaign = load_campaign(spec, store=store)
-        show = not quiet and not as_json and err.is_terminal
+        bar = not quiet and not as_json and err.is_terminal
         try:
-            with progress_bar(enabled=show, what="runs") as progress:
+            with progress_bar(enabled=bar, what="runs") as progress:
+                if not quiet and not bar:
+                    progress = ProgressLog(campaign.name)
                 outcome = run_campaign(
                     campaign, jobs=jobs, scheduler=scheduler, retry_failed=retry_failed, limit=limit, progress=progress
                 )
@@ -87,6 +96,59 @@ def campaign_run(
         raise typer.Exit(1)
 
 
+class ProgressLog:
+    """Progress of ``campaign run`` as plain lines on stderr when it is not a terminal (a log file, a batch
+    job): ``name: 120/2,000 runs stored (3 failed), 1m20s, about 20m left``, at each tenth of the runs and
+    at least every ``every`` seconds, so a log shows a campaign is alive without drowning in lines."""
+
+    def __init__(self, name: str, every: float = 60.0) -> None:
+        self.name = name
+        self.every = every
+        self.began = self.last = time.monotonic()
+        self.tenth = 0
+        self.failed = 0
+
+    def __call__(self, done: int, total: int, row: dict) -> None:
+        now = time.monotonic()
+        self.failed += row.get("state") == "failed"
+        tenth = 10 * done // max(total, 1)
+        if tenth == self.tenth and now - self.last < self.every and done != total:
+            return
+        self.tenth, self.last = tenth, now
+        elapsed = now - self.began
+        left = f", about {_clock(elapsed / done * (total - done))} left" if done < total else ""
+        err.print(
+            f"{self.name}: {done:,}/{total:,} runs stored ({self.failed:,} failed), {_clock(elapsed)}{left}",
+            markup=False,
+            soft_wrap=True,
+        )
+
+
+def _clock(seconds: float) -> str:
+    """``42s``, ``3m05s``, ``2h07m``."""
+    seconds = int(round(seconds))
+    if seconds < 60:
+        return f"{seconds}s"
+    if seconds < 3600:
+        return f"{seconds // 60}m{seconds % 60:02d}s"
+    return f"{seconds // 3600}h{seconds % 3600 // 60:02d}m"
+
+
+@contextmanager
+def campaign_warnings() -> Iterator[None]:
+    """Print each :class:`~schedlab.campaign.expand.CampaignWarning` raised in the block as one line on stderr
+    (``warning: ...``), once."""
+    from schedlab.campaign.expand import CampaignWarning
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", CampaignWarning)
+        try:
+            yield
+        finally:
+            for message in dict.fromkeys(str(w.message) for w in caught if issubclass(w.category, CampaignWarning)):
+                err.print(f"warning: {message}", markup=False, soft_wrap=True)
+
+
 @campaign_app.command("status")
 def campaign_status(
     spec: SpecArg,
@@ -97,7 +159,7 @@ def campaign_status(
     """Count the runs of SPEC that are done, failed and pending, per workload and policy."""
     from schedlab.campaign import Store, campaign_results, expand, load_campaign
 
-    with one_line_errors():
+    with one_line_errors(), campaign_warnings():
         campaign = load_campaign(spec, store=store)
         runs = expand(campaign)
         stored = Store(campaign.store)
@@ -141,15 +203,19 @@ def campaign_status(
 @campaign_app.command("query")
 def campaign_query(
     spec: SpecArg,
-    sql: Annotated[str, typer.Argument(help="DuckDB SQL over the table `runs` (one row per stored run of SPEC).")],
+    sql: Annotated[
+        str,
+        typer.Argument(help="DuckDB SQL over the table `runs` (one row per stored run of SPEC); read-only, no files."),
+    ],
     store: StoreOpt = None,
     as_csv: Annotated[bool, typer.Option("--csv", help="Print CSV instead of a table.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON records instead of a table.")] = False,
 ) -> None:
-    """Query the stored results of SPEC with DuckDB SQL; the table is named `runs`."""
+    """Query the stored results of SPEC with DuckDB SQL; the table is named `runs`. Read-only: a query
+    cannot read or write files (COPY ... TO, EXPORT, ATTACH are refused); print --csv or --json instead."""
     from schedlab.campaign import campaign_results, load_campaign, query
 
-    with one_line_errors():
+    with one_line_errors(), campaign_warnings():
         campaign = load_campaign(spec, store=store)
         result = query(campaign_results(campaign), sql)
     if as_csv:
@@ -197,7 +263,7 @@ def campaign_report(
     from schedlab.campaign.report import write_report
     from schedlab.errors import InputError
 
-    with one_line_errors():
+    with one_line_errors(), campaign_warnings():
         campaign = load_campaign(spec, store=store)
         for name in metric:
             if name not in metric_names():

@@ -40,6 +40,7 @@ __all__ = [
     "duration",
     "err",
     "gantt_files",
+    "metrics_of_table",
     "metrics_table",
     "number",
     "make_folder",
@@ -273,10 +274,16 @@ def progress_bar(total: int | None = None, *, enabled: bool, what: str = "simula
 
 def metrics_table(result) -> Table:
     """The metrics of a :class:`~schedlab.runner.Run` as a rich table (mean, max, L2 norm per metric)."""
-    m = result.metrics
-    table = Table(
-        title=f"{result.info['policy']} on {Path(result.info['workload']).name} (P={result.info['n_procs']:,})"
-    )
+    title = f"{result.info['policy']} on {Path(result.info['workload']).name} (P={result.info['n_procs']:,})"
+    timing = ", ".join(f"{k} {v:.2f} s" for k, v in result.seconds.items())
+    return metrics_of_table(result.metrics, title, timing)
+
+
+def metrics_of_table(m: dict, title: str, timing: str = "") -> Table:
+    """Metrics as ``metrics.json`` holds them (:func:`schedlab.measure.measure`) as a rich table: mean, max
+    and L2 norm of each per-job metric, then utilization, makespan and, when present, a partition
+    scheduler's capacity and migrations; the caption counts jobs by status (and ends with ``timing``)."""
+    table = Table(title=title)
     table.add_column("metric")
     for column in ("mean", "max", "L2 norm"):
         table.add_column(column, justify="right")
@@ -304,7 +311,7 @@ def metrics_table(result) -> Table:
         table.add_row("migrations (applied / attempts)", f"{successes:,} / {attempts:,}", "", "")
         table.add_row("MFP computed (memo hits)", f"{m['mfp_calls']:,} ({m['mfp_memo_hits']:,})", "", "")
     counts = f"{m['n_completed']:,} completed, {m['n_killed']:,} killed at walltime, {m['n_rejected']:,} rejected"
-    table.caption = f"{m['n_jobs']:,} jobs: {counts}; " + ", ".join(f"{k} {v:.2f} s" for k, v in result.seconds.items())
+    table.caption = f"{m['n_jobs']:,} jobs: {counts}" + (f"; {timing}" if timing else "")
     return table
 
 

@@ -5,7 +5,7 @@ runs in ``OUT/store`` (a rerun with ``--force`` reuses them), and writes CSVs,
 ``summary.md``/``summary.html``, figures and ``experiment.json`` into ``OUT``:
 
 * ``hybrid``: Bleuse (2017), ch. 3 (Table 3.1 instances, every CPU+GPU algorithm, Figs. 3.4-3.7);
-* ``redirections``: Lucarelli, Mendonca and Trystram (2017) (task windows of five traces, Table I, Figs. 3-10,
+* ``redirections``: Lucarelli, Mendonca and Trystram (2017) (task windows of seven traces, Table I, Figs. 3-10,
   the six claims);
 * ``locality-ch4``: Mendonca (2017), ch. 4 (300-job Curie samples, makespan deviations, local jobs);
 * ``locality-ch5``: Mendonca (2017), ch. 5 (7-day periods on fat trees, metrics normalised to basic, the claim).
@@ -159,18 +159,22 @@ def redirections(
     windows: Annotated[int | None, typer.Option(help="Windows per trace (default 20, or 3 with --quick).")] = None,
     trace: Annotated[
         list[str] | None,
-        typer.Option("--trace", help="Trace names to run (repeatable; default: all 5, or 2 with --quick)."),
+        typer.Option("--trace", help="Trace names to run (repeatable; default: all 7, or 2 with --quick)."),
     ] = None,
     m_mode: Annotated[
         str, typer.Option("--m-mode", help="Processors per window: formula (round(m/Q)) or table1 (Table I's count).")
     ] = "formula",
     count_if_idle: Annotated[
-        bool, typer.Option(help="GSPT-RD counts arrivals while a main processor is idle (spec A5; literal reading).")
-    ] = True,
+        bool,
+        typer.Option(
+            help="GSPT-RD also counts arrivals that start at once on an idle main processor (the paper's literal "
+            "reading; default: only arrivals that wait)."
+        ),
+    ] = False,
     force: Annotated[bool, typer.Option(help="Write into a non-empty --out (its stored runs are reused).")] = False,
     quiet: QuietOption = False,
 ) -> None:
-    """Seed 004 experiment: task windows of 5 PWA traces, SPT families with and without redirection, Table I,
+    """Seed 004 experiment: task windows of the paper's 7 PWA traces, SPT families with and without redirection, Table I,
     Figs 3-10 and the six claims checked (spec 004-redirections section 5)."""
 
     began = time.perf_counter()
@@ -211,7 +215,7 @@ def locality_ch5(
     ] = None,
     trace: Annotated[
         list[str] | None,
-        typer.Option("--trace", help="Platforms to run (repeatable; default: all 5, or 2 with --quick)."),
+        typer.Option("--trace", help="Platforms to run (repeatable; default: all 6, or 2 with --quick)."),
     ] = None,
     forced: Annotated[
         bool | None,
@@ -222,7 +226,7 @@ def locality_ch5(
     force: Annotated[bool, typer.Option(help="Write into a non-empty --out (its stored runs are reused).")] = False,
     quiet: QuietOption = False,
 ) -> None:
-    """Seed 000 ch. 5 experiment: 7-day periods of the Table 5.2 traces on fat trees, quadratic penalty F = 2,
+    """Mendonca (2017) ch. 5: 7-day periods of the six Table 5.2 traces on fat trees, quadratic penalty F = 2,
     conservative backfilling with topology-aware allocators, normalised to basic (spec 000-ch4-5 section 5.2)."""
 
     began = time.perf_counter()
@@ -254,6 +258,25 @@ def locality_ch4(
     block: Annotated[
         bool, typer.Option(help="Take 300 consecutive jobs from a random start (thesis section 1.2.3).")
     ] = False,
+    trace: Annotated[
+        str | None,
+        typer.Option(
+            "--trace",
+            help="Trace file in --traces (default: CEA-Curie-2011-2.1-cln-b1-clean2.swf.gz, the thesis's cleaned "
+            "Curie extract; CEA-Curie-2011-2.1-cln.swf.gz is the archive's log).",
+        ),
+    ] = None,
+    estimate: Annotated[
+        str,
+        typer.Option(help="Reservation lengths: exact (real run times, the thesis's setting) or requested."),
+    ] = "exact",
+    profile: Annotated[
+        str,
+        typer.Option(
+            help="sets (every variant reserves processor ids, the thesis's Algorithm 1) or counts (basic and "
+            "best-effort variants reserve counts and choose processors at the start)."
+        ),
+    ] = "sets",
     force: Annotated[bool, typer.Option(help="Write into a non-empty --out (its stored runs are reused).")] = False,
     quiet: QuietOption = False,
 ) -> None:
@@ -261,15 +284,21 @@ def locality_ch4(
     conservative backfilling with basic, becont, cont, beloc, loc; makespan deviation from basic, contiguous and
     local jobs, locality ratio."""
     from schedlab.errors import InputError
-    from schedlab.experiments.locality_ch4 import Plan, reproduce
+    from schedlab.experiments.locality_ch4 import THESIS_TRACE, Plan, reproduce
+    from schedlab.policies.rigid.conservative import ESTIMATES, PROFILES
 
     began = time.perf_counter()
     with one_line_errors():
         jobs = _check_campaign_options(out_dir, force, jobs, ("--instances", instances))
         if block and with_replacement:
             raise InputError("--block", message="a block of consecutive jobs cannot be drawn with replacement")
+        for option, value, allowed in (("--estimate", estimate, ESTIMATES), ("--profile", profile, PROFILES)):
+            if value not in allowed:
+                raise InputError(option, field=option, value=value, expected=f"one of {', '.join(allowed)}")
         plan = Plan(
-            trace=str(traces / "CEA-Curie-2011-2.1-cln.swf.gz"),
+            trace=str(traces / (trace or THESIS_TRACE)),
+            exact=estimate == "exact",
+            profile=profile,
             seed=seed,
             with_replacement=with_replacement,
             block=block,

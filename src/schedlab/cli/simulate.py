@@ -23,7 +23,10 @@ from schedlab.errors import InputError
 
 
 def simulate(
-    trace: Annotated[Path, typer.Argument(help="SWF trace (.swf or .swf.gz) or Batsim JSON workload.")],
+    trace: Annotated[
+        Path,
+        typer.Argument(help="SWF trace (.swf or .swf.gz), Batsim JSON workload, or pwa:NAME (`schedlab trace list`)."),
+    ],
     policy: Annotated[
         str, typer.Option("--policy", "-p", help="Registered online policy (see `schedlab algorithms`).")
     ] = "easy",
@@ -69,13 +72,23 @@ def simulate(
         float,
         typer.Option(help="Multiply every run and requested time by this load factor c (Krevat 2003: 0.7 to 1.4)."),
     ] = 1.0,
+    traces: Annotated[
+        Path | None, typer.Option(help="Local mirror where pwa:NAME looks first (default: SCHEDLAB_TRACES).")
+    ] = None,
+    walltime: Annotated[
+        str,
+        typer.Option(
+            help="A job reaching its requested time: kill (Batsim, Slurm) or ignore (runs to completion: AccaSim, Alea)."
+        ),
+    ] = "kill",
 ) -> None:
     """Simulate an online POLICY on TRACE, print its metrics, and write jobs.csv and metrics.json to --out."""
     from schedlab.platform.registry import parse_platform
     from schedlab.policies.rigid.allocators import split_name
     from schedlab.registry import for_command, make_policy
-    from schedlab.runner import load_instance, run
+    from schedlab.runner import check_walltime, load_instance, run
     from schedlab.runtime.penalty import parse_penalty
+    from schedlab.workload.archive import resolve
 
     with one_line_errors():
         threshold = bsld_threshold(threshold, tau)
@@ -87,6 +100,7 @@ def simulate(
             split_name(allocator)  # unknown allocator: fail before reading the trace
         for_command(policy, "simulate")  # a task policy names the command that runs it
         make_policy(policy, params)  # unknown policy or parameter: fail before reading the trace
+        check_walltime(policy, walltime, penalty=penalty)
         filter_window = parse_window(window)
         tree = parse_platform(platform) if platform is not None else None
         if penalty is not None:
@@ -94,6 +108,8 @@ def simulate(
         if not 0 < runtime_scale < float("inf"):
             raise InputError("--runtime-scale", field="--runtime-scale", value=runtime_scale, expected="a number > 0")
         check_out_dir(out_dir, force)
+        with progress_bar(enabled=not quiet and not as_json and err.is_terminal, what="fetching") as fetching:
+            trace = Path(resolve(trace, traces=traces, progress=fetching))
         instance, report = load_instance(
             trace, procs=procs, status=status, window=filter_window, platform=tree, runtime_scale=runtime_scale
         )
@@ -110,6 +126,7 @@ def simulate(
                 report=report,
                 penalty=penalty,
                 runtime_scale=runtime_scale,
+                walltime=walltime,
             )
         if out_dir is not None:
             result.write(out_dir, force=force)

@@ -173,10 +173,11 @@ def simulate_tasks(
     if csv:
         out.print(stretch_table(result))
         return
-    for line in report.lines() if report is not None else ():
+    assert report is not None  # an SWF trace's conversion reports its filters
+    for line in report.lines():
         out.print(line, markup=False)
     out.print(
-        f"{len(tasks.jobs):,} tasks on {tasks.n_procs} processors "
+        f"{len(tasks.jobs):,} tasks on {tasks.n_procs} processors (m = {report.machine_procs}) "
         f"(conversion {conversion}, Q = {tasks.mean_procs:.2f}, load {tasks.load:.2f}); "
         f"{result.info['redirected']} redirected, {result.info['wasted_work']:,.0f} s of work lost",
         markup=False,

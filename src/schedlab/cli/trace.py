@@ -9,11 +9,70 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from schedlab.cli.common import check_out_file, err, make_folder, number, one_line_errors, out
+from schedlab.cli.common import check_out_file, err, make_folder, number, one_line_errors, out, progress_bar
 from schedlab.cli.common import window as parse_window
 from schedlab.errors import InputError
 
-trace_app = typer.Typer(help="Inspect and convert workload traces.", no_args_is_help=True)
+trace_app = typer.Typer(
+    help="Inspect and convert workload traces; list and fetch the Parallel Workloads Archive's logs by name.",
+    no_args_is_help=True,
+)
+
+TRACES_HELP = "Local mirror of the archive's .swf.gz files (default: the SCHEDLAB_TRACES environment variable)."
+
+
+@trace_app.command("list")
+def trace_list(
+    traces: Annotated[Path | None, typer.Option(help=TRACES_HELP)] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the list as JSON.")] = False,
+) -> None:
+    """The archive's logs schedlab knows by name (pwa:NAME), their size, where they are here, their quirks."""
+    from schedlab.workload.archive import LOGS, find_local
+
+    rows: list[dict] = []
+    for log in LOGS.values():
+        local = find_local(log, traces)
+        rows.append(
+            {
+                "name": log.name,
+                "jobs": log.jobs,
+                "max_procs": log.max_procs,
+                "where": str(local) if local is not None else None,
+                "url": log.url(),
+                "sha256": log.sha256,
+                "notes": log.notes,
+            }
+        )
+    if as_json:
+        print(json.dumps(rows, indent=2))
+        return
+    table = Table("name (pwa:NAME)", "jobs", "MaxProcs", "here", "notes", title="Parallel Workloads Archive logs")
+    table.columns[0].no_wrap = True
+    table.columns[3].overflow = "fold"
+    for row in rows:
+        table.add_row(row["name"], number(row["jobs"]), number(row["max_procs"]), row["where"] or "-", row["notes"])
+    out.print(table)
+
+
+@trace_app.command("fetch")
+def trace_fetch(
+    names: Annotated[list[str], typer.Argument(help="Log names (see `schedlab trace list`), pwa: optional.")],
+    traces: Annotated[Path | None, typer.Option(help=TRACES_HELP)] = None,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+) -> None:
+    """Download logs of the Parallel Workloads Archive into the cache, checksum verified (unless already here)."""
+    from schedlab.workload.archive import fetch, find_local, get_log
+
+    with one_line_errors():
+        logs = [get_log(name) for name in names]  # every name checked before any download
+        for log in logs:
+            local = find_local(log, traces)
+            if local is not None:
+                err.print(f"{log.name}: already at {local}", markup=False, soft_wrap=True)
+                continue
+            with progress_bar(enabled=not quiet and err.is_terminal, what=f"fetching {log.name}") as progress:
+                path = fetch(log, progress=progress)
+            err.print(f"{log.name}: fetched to {path}", markup=False, soft_wrap=True)
 
 
 @trace_app.command("info")

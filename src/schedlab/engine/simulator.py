@@ -13,6 +13,7 @@ job costs O(r log F) for r ranges and F free fragments, never a scan of all proc
 from __future__ import annotations
 
 import heapq
+import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -31,6 +32,10 @@ WAITING, QUEUED, RUNNING, DONE, REJECTED = range(5)
 _STATE_NAMES = ("not submitted", "queued", "running", "finished", "rejected")
 
 ProgressCallback = Callable[[int, int], None]
+
+ENGINES = ("auto", "python", "core")
+"""How :func:`simulate` runs a policy: ``auto`` (the compiled core when the policy offers it for the
+instance, else the event loop below), ``python`` (always the event loop), ``core`` (the compiled core or an error)."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -287,8 +292,14 @@ def simulate(
     *,
     rng: np.random.Generator | None = None,
     progress: ProgressCallback | None = None,
+    engine: str | None = None,
 ) -> Schedule:
     """Run ``policy`` online on ``instance`` and return the schedule it produced.
+
+    A policy may offer ``compiled_run(instance) -> Schedule | None``: the whole simulation done at once
+    by schedlab's compiled core, the same schedule as this event loop (the built-in FCFS and EASY do,
+    :mod:`schedlab.policies.rigid.compiled`). ``engine`` (one of :data:`ENGINES`; default: the
+    ``SCHEDLAB_ENGINE`` environment variable, else ``auto``) says whether it is used.
 
     Parameters
     ----------
@@ -299,12 +310,15 @@ def simulate(
     rng : numpy Generator, optional
         Passed to randomised policies; defaults to ``default_rng(0)`` so runs are reproducible.
     progress : callable(done, total), optional
-        Called about a hundred times with the number of jobs finished.
+        Called about a hundred times with the number of jobs finished (once, at the end, on the core).
+    engine : {"auto", "python", "core"}, optional
+        Event loop or compiled core, see above.
 
     Raises
     ------
     InputError
-        A job needs more processors than the machine has.
+        A job needs more processors than the machine has; an unknown ``engine``, or ``core`` for a
+        policy or instance the core does not cover.
     IllegalDecision
         The policy asked for something impossible.
     SchedlabError
@@ -321,10 +335,15 @@ def simulate(
             int(jobs.procs[i]),
             f"at most {instance.platform.n_procs} (the machine size); {too_wide.size} job(s) too wide",
         )
+    n = len(jobs)
+    schedule = _compiled(instance, policy, engine)
+    if schedule is not None:
+        if progress is not None:
+            progress(n, n)
+        return schedule
     ctx = Context(instance, policy, rng if rng is not None else np.random.default_rng(0))
     policy.reset(ctx)
 
-    n = len(jobs)
     order = np.lexsort((jobs.id, jobs.submit))
     sub_rows = order.tolist()
     sub_times = jobs.submit[order].tolist()
@@ -380,6 +399,24 @@ def simulate(
     return _collect(ctx, policy, n)
 
 
+def _compiled(instance: Instance, policy: OnlinePolicy, engine: str | None) -> Schedule | None:
+    """The schedule from the policy's compiled run, or None when the event loop must run (see :func:`simulate`)."""
+    where = "engine" if engine is not None else "SCHEDLAB_ENGINE"
+    engine = engine if engine is not None else os.environ.get("SCHEDLAB_ENGINE") or "auto"
+    if engine not in ENGINES:
+        raise InputError(where, field=where, value=engine, expected=f"one of {', '.join(ENGINES)}")
+    if engine == "python":
+        return None
+    compiled_run = getattr(policy, "compiled_run", None)
+    schedule = compiled_run(instance) if compiled_run is not None else None
+    if schedule is None and engine == "core":
+        raise InputError(
+            where,
+            message=f"the compiled core does not run {policy.describe()} on this instance (engine python or auto does)",
+        )
+    return schedule
+
+
 def _collect(ctx: Context, policy: OnlinePolicy, n: int) -> Schedule:
     state = ctx._state
     left = [r for r in range(n) if state[r] in (QUEUED, RUNNING)]
@@ -405,4 +442,4 @@ def _collect(ctx: Context, policy: OnlinePolicy, n: int) -> Schedule:
     )
 
 
-__all__ = ["Context", "JobView", "simulate"]
+__all__ = ["ENGINES", "Context", "JobView", "simulate"]

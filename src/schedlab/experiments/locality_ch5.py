@@ -1,9 +1,9 @@
-"""Seed 000 ch. 5 through the campaign runner: topology-aware allocators on 7-day periods of PWA traces.
+"""Mendonca (2017) ch. 5 through the campaign runner: topology-aware allocators on 7-day periods of PWA traces.
 
 Source: seed 000 (thesis) chapter 5; spec 000-ch4-5-backfilling-locality sections 5.2 (instances,
 Table 5.2, the per-platform ``levels`` defaults [inf]), 6 (Figs 5.8-5.16) and 7.
 
-For each trace of Table 5.2 found in the shared traces folder (SDSC-Blue is not), one campaign
+For each of the six platforms of Table 5.2 (Curie, HPC2N, KTH-SP2, LLNL-Thunder, RICC, SDSC-Blue), one campaign
 specification (TOML, written to ``<out>/campaigns``) with a workload on the trace's fat tree
 (:data:`TRACES` ``levels``, recorded in every output), ``penalty = "quadratic:2"`` (F = 2),
 ``instances`` random runs of the trace's Table 5.2 number of contiguous 7-day periods, and conservative
@@ -43,7 +43,6 @@ __all__ = [
     "ALLOCATORS",
     "HIGHER_IS_BETTER",
     "METRICS",
-    "MISSING_TRACES",
     "Plan",
     "TRACES",
     "TraceInfo",
@@ -87,11 +86,9 @@ TRACES: dict[str, TraceInfo] = {
     "KTH-SP2": TraceInfo("KTH-SP2-1996-2.1-cln.swf.gz", (1, 2, 10, 100), 10, 1, 100, 20483),
     "LLNL-Thunder": TraceInfo("LLNL-Thunder-2007-1.1-cln.swf.gz", (1, 2, 64, 1024), 16, 1, 1024, 97875),
     "RICC": TraceInfo("RICC-2010-2.swf.gz", (1, 2, 64, 8192), 128, 2, 8192, 431547),
+    "SDSC-Blue": TraceInfo("SDSC-BLUE-2000-4.1-cln.swf.gz", (1, 2, 36, 1152), 32, 1, 1152, 195587),
 }
-"""The platforms of Table 5.2 whose trace is in the shared traces folder, with spec 5.2's ``levels``."""
-
-MISSING_TRACES = {"SDSC-Blue": TraceInfo("SDSC-BLUE-2000-4.2-cln.swf", (1, 2, 36, 1152), 32, 1, 1152, 195587)}
-"""Table 5.2's other platform, not in the shared traces folder: not reproduced."""
+"""The six platforms of Table 5.2 (Mendonca 2017, section 5.7), with spec 5.2's ``levels``."""
 
 QUICK = ("KTH-SP2", "HPC2N")
 SMALL = 256
@@ -257,7 +254,7 @@ def normalised(results: pd.DataFrame, metrics=METRICS, base: str = "basic") -> p
                     }
                 )
     frame = pd.DataFrame(rows, columns=["workload", "label", "metric", "n", "mean", "base_mean", "normalised"])
-    known = {name: i for i, name in enumerate(list(TRACES) + list(MISSING_TRACES))}
+    known = {name: i for i, name in enumerate(TRACES)}
     if len(frame):
         frame["_w"] = frame["workload"].map(lambda w: known.get(w, len(known)))
         frame = frame.sort_values("_w", kind="stable").drop(columns="_w").reset_index(drop=True)
@@ -416,13 +413,13 @@ def write_report(out, results: pd.DataFrame, plan_: Plan, *, wall: float | None 
     written.append(out / "claims.md")
     failed = results[results["state"] != "done"] if "state" in results else results.iloc[:0]
     header = [
-        "# Seed 000 ch. 5 reproduction: topology-aware allocation with conservative backfilling",
+        "# Mendonca (2017) ch. 5: topology-aware allocation with conservative backfilling",
         "",
         f"Platforms: {', '.join(plan_.traces)}; {plan_.instances} instance(s) each (random runs of the Table 5.2 "
         f"number of contiguous {PERIOD_DAYS:g}-day periods, aligned on the first submission); seed {plan_.seed}; "
         f"penalty {plan_.penalty}; "
         f"{len(results)} runs ({len(failed)} not done){'' if wall is None else f' in {wall:.1f} s'}.",
-        f"Not reproduced: {', '.join(MISSING_TRACES)} (not in the shared traces folder). Forced allocators: "
+        "Forced allocators: "
         + (f"on platforms of at most {SMALL} processors." if plan_.forced else "not run.")
         + " becont = largest runs first (spec ambiguity 1).",
         "Values: mean over instances of value / basic's mean (basic = 1); lower is better except the success rate. "
@@ -442,7 +439,7 @@ def write_report(out, results: pd.DataFrame, plan_: Plan, *, wall: float | None 
     esc = html.escape
     page = [
         "<!DOCTYPE html>",
-        '<html lang="en"><head><meta charset="utf-8"><title>schedlab: seed 000 ch. 5 locality</title>',
+        '<html lang="en"><head><meta charset="utf-8"><title>schedlab: Mendonca (2017) ch. 5 locality</title>',
         "<style>body{font-family:sans-serif;margin:2em;max-width:90em}table{border-collapse:collapse;margin:1em 0}"
         "td,th{border:1px solid #ccc;padding:2px 6px;text-align:right}td:first-child,td:nth-child(2){text-align:left}"
         "img{max-width:100%}</style></head><body>",

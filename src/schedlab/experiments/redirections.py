@@ -1,10 +1,10 @@
-"""Seed 004's experiment through the campaign runner: redirection policies on task windows of 5 PWA traces.
+"""Seed 004's experiment through the campaign runner: redirection policies on task windows of 7 PWA traces.
 
 Source: seed 004 (Lucarelli, Machado Mendonca, Trystram, CCGRID 2017) section V;
 spec 004-redirections sections 4 (instances), 5 (Tables I and II, tuning grids,
 the six qualitative claims), 7 (A7 m_d clamping, A9 windows, A11 seeds) and 8.
 
-The paper's 7 traces less the two not in the shared traces folder (Metacentrum,
+The paper's 7 traces (Curie, HPC2N, KTH-SP2, LLNL-Thunder, Metacentrum, RICC,
 SDSC-Blue-4.1): for each trace, one campaign specification (TOML, written to
 ``<out>/campaigns``) with a tasks workload of ``windows`` random windows of the
 trace's Table I length, and the policies FCFS, GSPT, SPT, GSRPT and SRPT (when
@@ -14,7 +14,8 @@ RR: c x m_d, b = 0.02). All campaigns share one store (``<out>/store``), so a
 re-run skips stored runs and a tuning point equal to Table II's is run once.
 
 :func:`reproduce` runs them and writes the report (:func:`write_report`): Table I
-recomputed next to the paper's, every metric per trace and policy, bar charts in
+recomputed next to the paper's (every trace read on Table I's machine size m, the ``procs``
+of its workload), every metric per trace and policy, bar charts in
 the style of Figs 4-10, tuning lines as Fig. 3, and the six claims checked
 (:func:`check_claims`).
 """
@@ -39,7 +40,6 @@ __all__ = [
     "BASE",
     "Claim",
     "LABELS",
-    "MISSING_TRACES",
     "METRICS",
     "Plan",
     "TRACES",
@@ -99,6 +99,12 @@ TRACES: dict[str, TraceInfo] = {
         (4096, 97875, 148, 48, 4601, 7),
         {"SPT-RD": (7, 2), "GSPT-RD": (10, 5), "SPT-RR": (8, 1.0), "GSPT-RR": (9, 1.0)},
     ),
+    "Metacentrum": TraceInfo(
+        "METACENTRUM-2009-2.swf.gz",
+        7,
+        (806, 86586, 157, 18, 4155, 7),
+        {"SPT-RD": (4, 5), "GSPT-RD": (3, 4), "SPT-RR": (3, 0.4), "GSPT-RR": (2, 0.2)},
+    ),
     "RICC": TraceInfo(
         "RICC-2010-2.swf.gz",
         7,
@@ -106,11 +112,16 @@ TRACES: dict[str, TraceInfo] = {
         {"SPT-RD": (10, 5), "GSPT-RD": (10, 10), "SPT-RR": (5, 0.2), "GSPT-RR": (5, 0.2)},
         10,
     ),
+    "SDSC-Blue-4.1": TraceInfo(
+        "SDSC-BLUE-2000-4.1-cln.swf.gz",
+        30,
+        (1152, 195587, 979, 27, 6263, 30),
+        {"SPT-RD": (5, 2), "GSPT-RD": (10, 1), "SPT-RR": (10, 1.0), "GSPT-RR": (8, 0.8)},
+    ),
 }
-"""The 5 traces of the paper available in the shared traces folder (spec section 4)."""
+"""The paper's 7 traces, in its order (Lucarelli, Mendonca and Trystram 2017, Tables I and II).
 
-MISSING_TRACES = {"Metacentrum": (806, 86586, 157, 18, 4155, 7), "SDSC-Blue-4.1": (1152, 195587, 979, 27, 6263, 30)}
-"""The paper's other 2 traces (Table I rows), not in the shared traces folder: not reproduced."""
+Metacentrum's log has no header: its machine size comes from Table I (806 processors), as for every trace."""
 
 QUICK = ("KTH-SP2", "HPC2N")
 LABELS = ("FCFS", "GSPT", "SPT", "GSRPT", "SRPT", "GSPT-RD", "SPT-RD", "GSPT-RR", "SPT-RR")
@@ -140,8 +151,8 @@ class Plan:
     master seed (window draws and RR draws, spec A11) and the traces folder.
 
     ``m_mode``: ``formula`` (m_inst = round(m/Q), the default) or ``table1`` (Table I's processor count for
-    every window; spec A18). ``count_if_idle``: GSPT-RD counts arrivals while a main processor is idle (the
-    literal reading, default) or not (spec A5).
+    every window; spec A18). ``count_if_idle``: GSPT-RD also counts arrivals that start at once on an idle main
+    processor (the literal reading) or, by default, only arrivals that wait (spec A5).
     """
 
     traces: tuple[str, ...]
@@ -153,7 +164,7 @@ class Plan:
     quick: bool = False
     skipped: tuple[str, ...] = field(default=())
     m_mode: str = "formula"
-    count_if_idle: bool = True
+    count_if_idle: bool = False
 
 
 def plan(
@@ -165,9 +176,9 @@ def plan(
     windows: int | None = None,
     traces: list[str] | None = None,
     m_mode: str = "formula",
-    count_if_idle: bool = True,
+    count_if_idle: bool = False,
 ) -> Plan:
-    """The experiment's plan: all 5 traces and 20 windows, or with ``quick`` 3 windows of KTH-SP2 and HPC2N
+    """The experiment's plan: all 7 traces and 20 windows, or with ``quick`` 3 windows of KTH-SP2 and HPC2N
     (Table I lengths). Preemptive references missing from the registry are listed in ``skipped``.
 
     Raises
@@ -216,8 +227,8 @@ def _policies(name: str, plan_: Plan) -> list[dict]:
                 if label.endswith("RD")
                 else {"dedicated": dedicated, "b": B_RR, "c": float(value)}
             )
-        if label == "GSPT-RD" and not plan_.count_if_idle:
-            entry["params"]["count_if_idle"] = False
+        if label == "GSPT-RD" and plan_.count_if_idle:
+            entry["params"]["count_if_idle"] = True
         out.append(entry)
     return out
 
@@ -226,7 +237,7 @@ def _tuning_policies(name: str, plan_: Plan) -> list[dict]:
     taus = list(range(1, TRACES[name].tau_max + 1))
     dedicated = list(range(1, 11))
     cs = [0.2, 0.4, 0.6, 0.8, 1.0]
-    idle = {} if plan_.count_if_idle else {"count_if_idle": False}
+    idle = {"count_if_idle": True} if plan_.count_if_idle else {}
     return [
         {"name": "spt-rd", "label": "SPT-RD grid", "params": {"dedicated": dedicated, "tau": taus}},
         {"name": "gspt-rd", "label": "GSPT-RD grid", "params": {"dedicated": dedicated, "tau": taus, **idle}},
@@ -249,6 +260,7 @@ def _campaign_text(name: str, plan_: Plan, policies: list[dict], suffix: str = "
         "[[workloads]]",
         f'name = "{name}"',
         f"trace = {json.dumps(trace)}",
+        f"procs = {TRACES[name].table1[0]}",
         f'windows = {{ sample = "random", count = {plan_.windows}, length = "{length:g}d" }}',
         'tasks = { conversion = "C", rounding = "round", clamp_dedicated = true'
         + (f", m_inst = {TRACES[name].table1[3]}" if plan_.m_mode == "table1" else "")
@@ -673,9 +685,10 @@ def check_claims(results: pd.DataFrame, tuning: pd.DataFrame | None = None) -> l
 
 
 def bar_figure(results: pd.DataFrame, workload: str) -> bytes:
-    """Figs 4-10 style: bars of the mean over windows per policy, max / total / norm of stretch (top row)
-    and of flow (bottom row), on a log scale (FCFS is often an order of magnitude above the rest); means by
-    :func:`schedlab.campaign.report.summarize`."""
+    """Figs 4-10 style: the mean over windows per policy as a dot with its 95 % CI, max / total / norm of
+    stretch (top row) and of flow (bottom row), on a log scale (FCFS is often an order of magnitude above
+    the rest): dots, not bars, since a bar's length on a log axis cut above 0 means nothing; means and
+    intervals by :func:`schedlab.campaign.report.summarize`."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
@@ -691,8 +704,14 @@ def bar_figure(results: pd.DataFrame, workload: str) -> bytes:
     colours = {label: f"C{i}" for i, label in enumerate(LABELS)}
     for ax, metric in zip(axes.flat, METRICS):
         rows = stats[stats["metric"] == metric].set_index("label").reindex(labels)
-        ax.bar(range(len(labels)), rows["mean"].to_numpy(), color=[colours[label] for label in labels])
-        if (rows["mean"] > 0).all():
+        means = rows["mean"].to_numpy()
+        spread = [(means - rows["ci95_low"]).fillna(0).to_numpy(), (rows["ci95_high"] - means).fillna(0).to_numpy()]
+        for i, label in enumerate(labels):
+            ax.errorbar(
+                [i], means[i : i + 1], yerr=[spread[0][i : i + 1], spread[1][i : i + 1]],
+                fmt="o", color=colours[label], capsize=3,
+            )  # fmt: skip
+        if (rows["ci95_low"].fillna(rows["mean"]) > 0).all():
             ax.set_yscale("log")
         ax.set_xticks(range(len(labels)), labels, rotation=45, ha="right", fontsize="small")
         kind, agg = metric.split("_")
@@ -793,16 +812,15 @@ def write_report(
 
     failed = results[results["state"] != "done"] if "state" in results else results.iloc[:0]
     header = [
-        "# Seed 004 reproduction: redirecting heavy tasks",
+        "# Lucarelli, Mendonca and Trystram (2017): redirecting heavy tasks",
         "",
         f"Traces: {', '.join(plan_.traces)} ({plan_.windows} random windows each, Table I lengths "
         f"{', '.join(f'{n} {plan_.days[n]:g} d' for n in plan_.traces)}); seed {plan_.seed}; "
         f"{len(results)} runs ({len(failed)} not done){'' if tuning is None else f' and {len(tuning)} tuning runs'}"
         f"{'' if wall is None else f', {wall:.1f} s in all'}.",
-        f"Not reproduced: {', '.join(MISSING_TRACES)} (not in the shared traces folder)"
-        + (f"; policies not registered, skipped: {', '.join(plan_.skipped)}" if plan_.skipped else "")
-        + ".",
-        "Tasks: status 1, run time > 0, q > 0; conversion C (p = (q/Q) e on "
+        (f"Policies not registered, skipped: {', '.join(plan_.skipped)}." if plan_.skipped else ""),
+        "Tasks: status 1, run time > 0, 0 < q <= m, with m the machine size of Table I (column procs_trace; "
+        "not the log header's MaxProcs: Curie's says 93,312); conversion C (p = (q/Q) e on "
         + (
             "round(m/Q) processors"
             if plan_.m_mode == "formula"
@@ -810,9 +828,11 @@ def write_report(
         )
         + "); releases shifted to 0; m_d clamped to m_inst - 1 (spec A7, column dedicated_used); GSPT-RD counts "
         + (
-            "arrivals even while a main processor is idle (literal, spec A5)."
+            "every shorter arrival, even one that starts at once on an idle main processor (the literal reading, "
+            "--count-if-idle)."
             if plan_.count_if_idle
-            else "arrivals only while no main processor is idle (spec A5 option)."
+            else "an arrival only when it waits, no main processor being idle (heavy tasks delay short ones, "
+            "section III-B; the literal reading counts every arrival: --count-if-idle)."
         )
         + " Stretch = F / max(p, 10 s), unclamped; totals are sums over tasks, norms L2.",
         "",
@@ -821,6 +841,8 @@ def write_report(
         [
             "trace",
             "windows",
+            "procs_trace",
+            "paper_procs_trace",
             "tasks_inst",
             "paper_tasks_inst",
             "procs_inst",
@@ -856,7 +878,7 @@ def write_report(
     esc = html.escape
     page = [
         "<!DOCTYPE html>",
-        '<html lang="en"><head><meta charset="utf-8"><title>schedlab: seed 004 redirections</title>',
+        '<html lang="en"><head><meta charset="utf-8"><title>schedlab: redirecting heavy tasks (Lucarelli et al. 2017)</title>',
         "<style>body{font-family:sans-serif;margin:2em;max-width:90em}table{border-collapse:collapse;margin:1em 0}"
         "td,th{border:1px solid #ccc;padding:2px 6px;text-align:right}td:first-child,td:nth-child(2){text-align:left}"
         "img{max-width:100%}</style></head><body>",
@@ -885,7 +907,7 @@ def _whole_trace(plan_: Plan) -> dict[str, dict]:
 
     out = {}
     for name in plan_.traces:
-        instance, report = task_jobs(str(plan_.traces_dir / TRACES[name].file))
+        instance, report = task_jobs(str(plan_.traces_dir / TRACES[name].file), procs=TRACES[name].table1[0])
         submit = instance.jobs.submit
         out[name] = {
             "n_jobs": len(instance.jobs),

@@ -17,8 +17,10 @@ holds too many events to see.
 
 from __future__ import annotations
 
+import json
 import os
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -66,13 +68,42 @@ def timeline(frame: pd.DataFrame, n_procs: int) -> dict[str, np.ndarray]:
 
 
 def binned_timeline(frame: pd.DataFrame, n_procs: int, edges: np.ndarray) -> dict[str, np.ndarray]:
-    """Time averages over each bin ``[edges[j], edges[j + 1])`` of the utilization and of the queue length:
-    what a plot can show when a bin holds thousands of events. Cost: O(n log n + bins)."""
+    """Per bin ``[edges[j], edges[j + 1])``: the time averages of the utilization and of the queue length, and
+    the least and the largest queue length reached (``queue_min``, ``queue_max``): what a plot can show when a
+    bin holds thousands of events. An average alone hides the peaks (a queue of 2,000 jobs for an hour of a
+    day-long bin reads as 80). Cost: O(n log n + bins)."""
     submit, start, finish, procs = _started_columns(frame)
     width = np.diff(edges)
     busy = np.diff(_ramp_integral(start, finish, procs.astype(np.float64), edges)) / width
     queued = np.diff(_ramp_integral(submit, start, np.ones(submit.size), edges)) / width
-    return {"edges": edges, "utilization": busy / n_procs, "queue": queued}
+    line = timeline(frame, n_procs)
+    low, high = step_range(line["times"], line["queue"], edges)
+    return {"edges": edges, "utilization": busy / n_procs, "queue": queued, "queue_min": low, "queue_max": high}
+
+
+def step_range(times: np.ndarray, values: np.ndarray, edges: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The least and the largest value a step function takes over each bin ``[edges[j], edges[j + 1])``.
+
+    The function is ``values[i]`` from ``times[i]`` (sorted, distinct) to ``times[i + 1]``, and 0 before
+    ``times[0]``. Per bin: the value in force at its start and every step inside it. Cost: O((n + bins) log n).
+    """
+    if times.size == 0:
+        return np.zeros(edges.size - 1), np.zeros(edges.size - 1)
+    first = np.searchsorted(times, edges, side="left")  # steps at or after each edge
+    before = first[:-1] - 1  # the step in force just before the bin (-1: none, the value is 0)
+    at_start = np.where(before >= 0, values[np.maximum(before, 0)], 0.0).astype(np.float64)
+    starts_on_step = (first[:-1] < times.size) & (times[np.minimum(first[:-1], times.size - 1)] == edges[:-1])
+    low, high = at_start.copy(), at_start.copy()
+    inside = first[1:] > first[:-1]  # bins with a step inside
+    if inside.any():
+        head = first[:-1][inside]
+        segment = values[: first[-1]].astype(np.float64)  # reduceat runs from each head to the next one
+        high[inside] = np.maximum.reduceat(segment, head)
+        low[inside] = np.minimum.reduceat(segment, head)
+        keep = inside & ~starts_on_step  # the value before the bin also holds at its start
+        high[keep] = np.maximum(high[keep], at_start[keep])
+        low[keep] = np.minimum(low[keep], at_start[keep])
+    return low, high
 
 
 def occupancy(
@@ -169,6 +200,106 @@ def load_view(
     return View(frame, view, s, f, t0, t1, n_procs, int(visible.sum()), mode)
 
 
+DAY = 86400.0
+"""Seconds per day: the time axes are in days of the run's clock (traces span weeks to years)."""
+
+LABEL_JOBS = 60
+"""A view of at most this many jobs (drawn as rectangles) writes each job's id on it."""
+
+FORMATS = ("png", "svg", "pdf")
+"""Image formats :func:`plot_gantt` writes."""
+
+
+def run_title(jobs_csv: str | os.PathLike) -> str:
+    """What a chart of ``jobs_csv`` shows: ``trace, policy(k=v)`` from the run's ``metrics.json`` beside it
+    (written by ``schedlab simulate``), else the folder's name (a Batsim output has no such file)."""
+    path = Path(jobs_csv)
+    try:
+        run = json.loads((path.parent / "metrics.json").read_text(encoding="utf-8")).get("run", {})
+    except (OSError, ValueError, AttributeError):
+        run = {}
+    if not isinstance(run, dict) or not run.get("policy"):
+        return path.parent.name or path.name
+    trace = os.path.basename(str(run.get("workload") or "")) or "run"
+    return f"{trace}, {run['policy']}"  # the policy as the run names it, parameters included
+
+
+def gantt_figure(v: View, *, title: str, max_rectangles: int = 20_000):
+    """The figure of a view: the chart on top (a rectangle per range, job ids on small views; else busy
+    fractions), utilization and queue length below, time in days on the run's clock.
+
+    Below, each step of the utilization and the queue length is drawn when the view holds at most
+    ``4 * max_rectangles`` of them; else per bin of 1/1200 of the view: the utilization's time average, and
+    the queue length's least-to-largest range (a band) with its largest value as a line, so no peak is lost.
+    Returns a matplotlib Figure (object API, Agg canvas: no global state).
+    """
+    from matplotlib import colormaps
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.collections import PolyCollection
+    from matplotlib.figure import Figure
+
+    frame, view, s, f, t0, t1, n_procs, mode = v.frame, v.ranges, v.start, v.finish, v.t0, v.t1, v.n_procs, v.mode
+    fig = Figure(figsize=(12, 7), layout="constrained")
+    FigureCanvasAgg(fig)
+    top, bottom = fig.subplots(2, 1, height_ratios=(3, 1), sharex=True)
+    if mode == "rectangles":
+        x0, x1 = np.maximum(s[view.owner], t0) / DAY, np.minimum(f[view.owner], t1) / DAY
+        corners = [(x0, view.lo), (x0, view.hi), (x1, view.hi), (x1, view.lo)]
+        verts = np.stack([np.stack(corner, 1) for corner in corners], axis=1)
+        colors = colormaps["tab20"](np.asarray(frame.index)[view.owner] % 20)
+        # matplotlib's stub wants a Sequence, but set_verts has a fast path for one (N, M, 2) array
+        polygons = PolyCollection(verts, facecolors=colors, edgecolors="black", linewidths=0.2)  # type: ignore[arg-type]
+        top.add_collection(polygons)
+        if v.jobs <= LABEL_JOBS:
+            first = np.unique(view.owner, return_index=True)[1]  # each job's first range in view
+            ids = frame["job_id"].astype(str).to_numpy()
+            for r in first:
+                top.text(
+                    (x0[r] + x1[r]) / 2, (view.lo[r] + view.hi[r]) / 2, ids[view.owner[r]],
+                    ha="center", va="center", fontsize=7, clip_on=True,
+                )  # fmt: skip
+    else:
+        edges = np.linspace(t0, t1, 1201)
+        grid = occupancy(view, s, f, n_procs, edges, min(n_procs, 600))
+        image = top.imshow(
+            grid, origin="lower", aspect="auto", extent=(t0 / DAY, t1 / DAY, 0, n_procs), cmap="viridis",
+            interpolation="nearest", vmin=0.0, vmax=1.0,
+        )  # fmt: skip
+        fig.colorbar(image, ax=top, label="busy fraction", pad=0.01)
+    top.set_xlim(t0 / DAY, t1 / DAY)
+    top.set_ylim(0, n_procs)
+    top.set_ylabel("processor")
+    top.set_title(f"{title}: {v.jobs:,} jobs in view ({mode})")
+
+    queue_axis = bottom.twinx()
+    line = timeline(frame, n_procs)
+    in_window = np.count_nonzero((line["times"] >= t0) & (line["times"] < t1))
+    if in_window <= 4 * max_rectangles:
+        bottom.step(line["times"] / DAY, line["utilization"], where="post", color="tab:blue", label="utilization")
+        queue_axis.step(
+            line["times"] / DAY, line["queue"], where="post", color="tab:red", linewidth=0.8, label="queued jobs"
+        )
+        high = float(line["queue"][(line["times"] >= t0) & (line["times"] < t1)].max(initial=0.0))
+    else:
+        binned = binned_timeline(frame, n_procs, np.linspace(t0, t1, 1201))
+        days = binned["edges"] / DAY
+        bottom.stairs(binned["utilization"], days, color="tab:blue", label="utilization (mean per bin)")
+        queue_axis.stairs(
+            binned["queue_max"], days, baseline=binned["queue_min"], fill=True, color="tab:red", alpha=0.25,
+            linewidth=0, label="queued jobs (least to largest per bin)",
+        )  # fmt: skip
+        queue_axis.stairs(binned["queue_max"], days, color="tab:red", linewidth=0.8, label="queued jobs (largest)")
+        high = float(binned["queue_max"].max(initial=0.0))
+    queue_axis.set_ylim(0, max(1.0, high) * 1.05)
+    bottom.set_ylim(0, 1.05)
+    bottom.set_ylabel("utilization", color="tab:blue")
+    bottom.set_xlabel("time (days on the run's clock)")
+    queue_axis.set_ylabel("queued jobs", color="tab:red")
+    handles = bottom.get_legend_handles_labels()[0] + queue_axis.get_legend_handles_labels()[0]
+    bottom.legend(handles=handles, loc="upper left", fontsize="x-small", framealpha=0.8)
+    return fig
+
+
 def plot_gantt(
     jobs_csv: str | os.PathLike,
     out: str | os.PathLike,
@@ -180,69 +311,41 @@ def plot_gantt(
     title: str | None = None,
 ) -> dict:
     """Draw the Gantt chart of ``jobs_csv`` over ``[start, end)`` (default: the whole run) into ``out``
-    (PNG, SVG or PDF by suffix), with utilization and queue length below. Returns what was drawn:
+    (PNG, SVG or PDF by suffix; see :func:`gantt_figure`), creating its folder. The title names the trace and the policy
+    (:func:`run_title`) unless ``title`` is given. Returns what was drawn:
     ``{"jobs", "ranges", "mode": "rectangles" | "aggregated", "n_procs", "window"}``.
     """
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-    from matplotlib.collections import PolyCollection
-
     v = load_view(jobs_csv, start=start, end=end, n_procs=n_procs, max_rectangles=max_rectangles)
-    frame, view, s, f, t0, t1, n_procs, mode = v.frame, v.ranges, v.start, v.finish, v.t0, v.t1, v.n_procs, v.mode
-    fig, (top, bottom) = plt.subplots(2, 1, figsize=(12, 7), height_ratios=(3, 1), sharex=True, constrained_layout=True)
-    if mode == "rectangles":
-        x0, x1 = np.maximum(s[view.owner], t0), np.minimum(f[view.owner], t1)
-        verts = np.stack(
-            [
-                np.stack([x0, view.lo], 1),
-                np.stack([x0, view.hi], 1),
-                np.stack([x1, view.hi], 1),
-                np.stack([x1, view.lo], 1),
-            ],
-            axis=1,
-        )
-        colors = plt.get_cmap("tab20")(np.asarray(frame.index)[view.owner] % 20)
-        # matplotlib's stub wants a Sequence, but set_verts has a fast path for one (N, M, 2) array
-        polygons = PolyCollection(verts, facecolors=colors, edgecolors="black", linewidths=0.2)  # type: ignore[arg-type]
-        top.add_collection(polygons)
-    else:
-        edges = np.linspace(t0, t1, 1201)
-        grid = occupancy(view, s, f, n_procs, edges, min(n_procs, 600))
-        image = top.imshow(
-            grid,
-            origin="lower",
-            aspect="auto",
-            extent=(t0, t1, 0, n_procs),
-            cmap="viridis",
-            interpolation="nearest",
-            vmin=0.0,
-            vmax=1.0,
-        )
-        fig.colorbar(image, ax=top, label="busy fraction", pad=0.01)
-    top.set_xlim(t0, t1)
-    top.set_ylim(0, n_procs)
-    top.set_ylabel("processor")
-    top.set_title(title or f"{os.path.basename(os.fspath(jobs_csv))}: {v.jobs:,} jobs ({mode})")
-
-    queue_axis = bottom.twinx()
-    line = timeline(frame, n_procs)
-    in_window = np.count_nonzero((line["times"] >= t0) & (line["times"] < t1))
-    if in_window <= 4 * max_rectangles:
-        bottom.step(line["times"], line["utilization"], where="post", color="tab:blue")
-        queue_axis.step(line["times"], line["queue"], where="post", color="tab:red", linewidth=0.8)
-    else:  # too many steps to see: time averages over 1,200 bins
-        binned = binned_timeline(frame, n_procs, np.linspace(t0, t1, 1201))
-        bottom.stairs(binned["utilization"], binned["edges"], color="tab:blue")
-        queue_axis.stairs(binned["queue"], binned["edges"], color="tab:red", linewidth=0.8)
-    bottom.set_ylim(0, 1.05)
-    bottom.set_ylabel("utilization", color="tab:blue")
-    bottom.set_xlabel("time (s)")
-    queue_axis.set_ylabel("queued jobs", color="tab:red")
-    fig.savefig(out, dpi=120)
-    plt.close(fig)
-    return {"jobs": v.jobs, "ranges": int(view.owner.size), "mode": mode, "n_procs": n_procs, "window": (t0, t1)}
+    fig = gantt_figure(v, title=title or run_title(jobs_csv), max_rectangles=max_rectangles)
+    try:  # the folder is made only now, once the view is known to be drawable
+        Path(out).parent.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise InputError(
+            str(Path(out).parent), message=f"cannot create the folder: {error.strerror or error}"
+        ) from None
+    fig.savefig(out, dpi=120, metadata={"Software": None} if Path(out).suffix == ".png" else None)
+    return {
+        "jobs": v.jobs,
+        "ranges": int(v.ranges.owner.size),
+        "mode": v.mode,
+        "n_procs": v.n_procs,
+        "window": (v.t0, v.t1),
+    }
 
 
-__all__ = ["Ranges", "View", "allocated_ranges", "load_view", "binned_timeline", "occupancy", "plot_gantt", "timeline"]
+__all__ = [
+    "DAY",
+    "FORMATS",
+    "LABEL_JOBS",
+    "Ranges",
+    "View",
+    "allocated_ranges",
+    "binned_timeline",
+    "gantt_figure",
+    "load_view",
+    "occupancy",
+    "plot_gantt",
+    "run_title",
+    "step_range",
+    "timeline",
+]

@@ -26,7 +26,7 @@ import os
 
 import numpy as np
 
-from schedlab.report.gantt import Ranges, binned_timeline, load_view, occupancy, timeline
+from schedlab.report.gantt import DAY, Ranges, binned_timeline, load_view, occupancy, run_title, timeline
 
 __all__ = ["gantt_html"]
 
@@ -64,7 +64,8 @@ def gantt_html(
     max_rectangles : int, default 20000
         Draw ranges one by one up to this many in view; a heatmap of busy fractions beyond.
     title : str, optional
-        Page and chart title (default: the file name, jobs and mode).
+        What the run is (default: trace and policy, :func:`~schedlab.report.gantt.run_title`); the jobs in
+        view and the mode follow.
 
     Returns
     -------
@@ -81,8 +82,7 @@ def gantt_html(
 
     v = load_view(jobs_csv, start=start, end=end, n_procs=n_procs, max_rectangles=max_rectangles)
     frame, view, s, f, t0, t1, n_procs, mode = v.frame, v.ranges, v.start, v.finish, v.t0, v.t1, v.n_procs, v.mode
-    name = os.path.basename(os.fspath(jobs_csv))
-    title = title or f"{name}: {v.jobs:,} jobs ({mode})"
+    title = f"{title or run_title(jobs_csv)}: {v.jobs:,} jobs in view ({mode})"
 
     fig = make_subplots(rows=3, cols=1, shared_xaxes=True, row_heights=(0.64, 0.18, 0.18), vertical_spacing=0.04)
     if mode == "rectangles":
@@ -94,9 +94,9 @@ def gantt_html(
         lower = np.ceil(np.arange(rows + 1) * n_procs / rows)  # first processor of each row, as occupancy
         fig.add_trace(
             go.Heatmap(
-                z=grid.astype(np.float32), x=(edges[:-1] + edges[1:]) / 2, y=(lower[:-1] + lower[1:]) / 2, zmin=0.0, zmax=1.0,
+                z=grid.astype(np.float32), x=(edges[:-1] + edges[1:]) / 2 / DAY, y=(lower[:-1] + lower[1:]) / 2, zmin=0.0, zmax=1.0,
                 colorscale="Viridis", colorbar={"title": {"text": "busy"}, "len": 0.6, "y": 0.7},
-                hovertemplate="t %{x:.0f} s<br>processor %{y:.0f}<br>busy %{z:.2f}<extra></extra>", name="busy fraction",
+                hovertemplate="t %{x:.4f} d<br>processor %{y:.0f}<br>busy %{z:.2f}<extra></extra>", name="busy fraction",
             ),
             row=1, col=1,
         )  # fmt: skip
@@ -108,28 +108,40 @@ def gantt_html(
         hi = int(np.searchsorted(line["times"], t1, side="right"))
         times = np.maximum(line["times"][lo:hi], t0)
         utilization, queue = line["utilization"][lo:hi], line["queue"][lo:hi]
-    else:  # too many steps to send: time averages per bin, each drawn as a step from the bin's start
+        least = None
+    else:  # too many steps to send: per bin, the utilization's time average and the queue's least and largest
         binned = binned_timeline(frame, n_procs, np.linspace(t0, t1, _BINS + 1))
-        times, utilization, queue = binned["edges"][:-1], binned["utilization"], binned["queue"]
+        times, utilization, queue = binned["edges"][:-1], binned["utilization"], binned["queue_max"]
+        least = binned["queue_min"]
     if times.size and times[-1] < t1:  # hold the last value to the end of the view
         times, utilization, queue = (
             np.append(times, t1),
             np.append(utilization, utilization[-1]),
             np.append(queue, queue[-1]),
         )
+        least = None if least is None else np.append(least, least[-1])
     shape = "hv"
     fig.add_trace(
-        go.Scatter(x=times, y=utilization, mode="lines", line={"shape": shape, "color": "#1f77b4", "width": 1},
-                   name="utilization", hovertemplate="t %{x:.0f} s<br>utilization %{y:.3f}<extra></extra>"),
+        go.Scatter(x=times / DAY, y=utilization, mode="lines", line={"shape": shape, "color": "#1f77b4", "width": 1},
+                   name="utilization", hovertemplate="t %{x:.4f} d<br>utilization %{y:.3f}<extra></extra>"),
         row=2, col=1,
     )  # fmt: skip
+    if least is not None:  # the band from the least to the largest queue length of each bin, then the largest
+        fig.add_trace(
+            go.Scatter(x=times / DAY, y=least, mode="lines", line={"shape": shape, "width": 0}, name="queued jobs (least)",
+                       hovertemplate="t %{x:.4f} d<br>least queued %{y:.0f}<extra></extra>"),
+            row=3, col=1,
+        )  # fmt: skip
     fig.add_trace(
-        go.Scatter(x=times, y=queue, mode="lines", line={"shape": shape, "color": "#d62728", "width": 1},
-                   name="queued jobs", hovertemplate="t %{x:.0f} s<br>queued %{y:.1f}<extra></extra>"),
+        go.Scatter(x=times / DAY, y=queue, mode="lines", line={"shape": shape, "color": "#d62728", "width": 1},
+                   fill=None if least is None else "tonexty", fillcolor="rgba(214, 39, 40, 0.25)",
+                   name="queued jobs" if least is None else "queued jobs (largest per bin)",
+                   hovertemplate="t %{x:.4f} d<br>queued %{y:.0f}" + ("" if least is None else " (largest in bin)")
+                   + "<extra></extra>"),
         row=3, col=1,
     )  # fmt: skip
-    fig.update_xaxes(range=[t0, t1])
-    fig.update_xaxes(title_text="time (s)", row=3, col=1)
+    fig.update_xaxes(range=[t0 / DAY, t1 / DAY])
+    fig.update_xaxes(title_text="time (days on the run's clock)", row=3, col=1)
     fig.update_yaxes(title_text="processor", range=[0, n_procs], row=1, col=1)
     fig.update_yaxes(title_text="utilization", range=[0, 1.05], row=2, col=1)
     fig.update_yaxes(title_text="queued jobs", rangemode="tozero", row=3, col=1)
@@ -154,7 +166,7 @@ def _rectangles(go, frame, view: Ranges, s: np.ndarray, f: np.ndarray, t0: float
     """One scatter trace: per range the polygon (x0, lo) (x0, hi) (x1, hi) (x1, lo) then a None gap;
     each corner carries (job id, start, end, procs) for the hover text."""
     n = view.owner.size
-    x0, x1 = np.maximum(s[view.owner], t0), np.minimum(f[view.owner], t1)
+    x0, x1 = np.maximum(s[view.owner], t0) / DAY, np.minimum(f[view.owner], t1) / DAY
     x = np.empty((n, 5), dtype=object)
     y = np.empty((n, 5), dtype=object)
     x[:, 0], x[:, 1], x[:, 2], x[:, 3], x[:, 4] = x0, x0, x1, x1, None

@@ -16,24 +16,31 @@ import numpy as np
 
 from schedlab.schedule import Instance, Schedule
 
-__all__ = ["plot_schedule"]
+__all__ = ["plot_schedule", "schedule_figure"]
 
 
 def plot_schedule(instance: Instance, schedule: Schedule, path: str | Path, *, title: str | None = None) -> None:
-    """Write a PNG (or any matplotlib format, by suffix) of ``schedule``: resource ids upwards, time rightwards.
+    """Write a PNG (or any matplotlib format, by suffix) of :func:`schedule_figure`."""
+    schedule_figure(instance, schedule, title=title).savefig(path, dpi=120)
+
+
+def schedule_figure(instance: Instance, schedule: Schedule, *, title: str | None = None):
+    """The chart of ``schedule``: resource ids upwards, time rightwards (a matplotlib Figure, Agg canvas).
 
     Boxes are labelled with job ids when there are at most 64 resources and 200 jobs. Aborted pieces
     are drawn hatched; a migrated job is drawn on each placement it held (its moved pieces, then its final
     allocation from its last move).
     """
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    from matplotlib import colormaps
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+    from matplotlib.patches import Rectangle
 
     n_res = instance.platform.n_procs
-    fig, ax = plt.subplots(figsize=(10, max(2.5, min(12, 0.25 * n_res + 1.5))))
-    cmap = plt.get_cmap("tab20")
+    fig = Figure(figsize=(10, max(2.5, min(12, 0.25 * n_res + 1.5))))
+    FigureCanvasAgg(fig)
+    ax = fig.subplots()
+    cmap = colormaps["tab20"]
     ids = instance.jobs.id
     label = n_res <= 64 and len(ids) <= 200
     pieces = [(p.job, p.start, p.end, p.alloc, not p.moved) for p in schedule.aborted]
@@ -44,7 +51,7 @@ def plot_schedule(instance: Instance, schedule: Schedule, path: str | Path, *, t
     for j, s, e, alloc, aborted in finals + pieces:
         for lo, hi in alloc:
             ax.add_patch(
-                plt.Rectangle(
+                Rectangle(
                     (s, lo),
                     e - s,
                     hi - lo,
@@ -70,5 +77,4 @@ def plot_schedule(instance: Instance, schedule: Schedule, path: str | Path, *, t
     ax.set_xlabel("time")
     ax.set_title(title or f"{schedule.policy}: makespan {schedule.makespan:.4g}")
     fig.tight_layout()
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
+    return fig

@@ -34,7 +34,11 @@ import numpy as np
 from schedlab.platform.intervals import Allocation
 from schedlab.workload.jobs import JobTable
 
-__all__ = ["RigidRuntime", "RuntimeModel"]
+__all__ = ["WALLTIMES", "RigidRuntime", "RuntimeModel", "UncappedRuntime"]
+
+WALLTIMES = ("kill", "ignore")
+"""What happens to a rigid job that reaches its requested time: killed (Batsim's and Slurm's rule, the
+default), or left to run to completion (AccaSim's and Alea's rule): :class:`UncappedRuntime`."""
 
 
 @runtime_checkable
@@ -87,3 +91,21 @@ class RigidRuntime:
 
     def run_times(self, allocs: list[Allocation | None]) -> np.ndarray:
         return self.jobs.run_time.astype(np.float64)
+
+
+class UncappedRuntime(RigidRuntime):
+    """Rigid jobs that run their whole ``run_time`` on ``procs`` processors: a requested time is an estimate
+    the policy sees, never a limit (``--walltime ignore``; the rule of the AccaSim and Alea simulators).
+
+    Not ``fixed``: the engine and the validator ask :meth:`duration` instead of capping at the requested
+    time. A policy then sees running jobs outlive their estimates, as on a machine that does not kill them.
+    """
+
+    fixed = False
+    __slots__ = ()
+
+    def describe(self) -> str:
+        return "walltime-ignored"
+
+    def duration(self, row: int, alloc: Allocation) -> tuple[float, bool]:
+        return float(self.jobs.run_time[row]), False

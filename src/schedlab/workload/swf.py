@@ -27,6 +27,7 @@ import pandas as pd
 
 from schedlab.errors import InputError
 from schedlab.platform.base import MAX_PROCS
+from schedlab.workload.archive import resolve
 from schedlab.workload.jobs import JobTable
 
 __all__ = ["SWF_FIELDS", "SwfHeader", "SwfTrace", "machine_size", "read_swf", "write_swf"]
@@ -168,6 +169,8 @@ def read_swf(path: str | os.PathLike) -> SwfTrace:
     Parameters
     ----------
     path : str or path-like
+        The file, or ``pwa:NAME`` for a log of the Parallel Workloads Archive
+        (:func:`schedlab.workload.archive.resolve`: local mirror, cache, or download).
 
     Returns
     -------
@@ -195,7 +198,7 @@ def read_swf(path: str | os.PathLike) -> SwfTrace:
     one pandas does not handle (a form feed between fields, say); it takes
     about 5 times longer.
     """
-    source = os.fspath(path)
+    source = resolve(path)  # pwa:NAME, a log of the Parallel Workloads Archive (schedlab.workload.archive)
     data = _read_bytes(source)
     starts, ends = _line_bounds(data)
     first = _first_nonblank(data, starts, ends)

@@ -135,3 +135,68 @@ def test_start_now_compression_equals_the_general_search(instance):
     fast = simulate(instance, Conservative(compress="start-now"))
     slow = simulate(instance, ScanningStartNow(compress="start-now"))
     assert fast.start.tolist() == slow.start.tolist() and fast.alloc == slow.alloc
+
+
+def test_exact_estimates_reserve_the_real_run_times():
+    """P = 2, all released at 0 (Mendonca 2017, ch. 4: real execution times). Job 1 (1 proc, runs 10 s,
+    requests 100); job 2 (2 procs, 5 s); job 3 (1 proc, 20 s).
+
+    Requested times: job 2 is reserved at 100, job 3 backfills at 0 on the free processor; at 10 job 1
+    ends early and job 2 moves to 20 (job 3 holds a processor until then): starts 0, 20, 0.
+    Exact: job 1 holds [0, 10), job 2 [10, 15), job 3 cannot fit before 15: starts 0, 10, 15, each job
+    reserved once (nothing ends early)."""
+    args = ([0, 0, 0], [10, 5, 20], [100, 5, 20], [1, 2, 1], 2)
+    requested, _ = run(*args)
+    assert requested.start.tolist() == [0, 20, 0]
+    exact, history = run(*args, estimate="exact")
+    assert exact.start.tolist() == [0, 10, 15]
+    assert all(len(starts) == 1 for starts in history.values())
+    assert Conservative(estimate="exact").clairvoyant and not Conservative().clairvoyant
+
+
+def test_exact_estimates_are_capped_by_the_walltime():
+    """A job that runs past its requested time is killed there: its exact reservation is the requested
+    time. P = 1: job 1 runs 50 s but requests 10 (killed at 10); job 2 starts at 10 in both modes."""
+    s, history = run([0, 0], [50, 5], [10, 5], [1, 1], 1, estimate="exact")
+    assert s.start.tolist() == [0, 10] and history == {0: [0.0], 1: [10.0]}
+
+
+def test_set_profile_chooses_processors_at_placement():
+    """P = 3, all released at 0: job 1 (1 proc, 1 s), job 2 (2 procs, 2 s), job 3 (2 procs, 1 s),
+    job 4 (1 proc, 5 s); basic allocation (lowest ids).
+
+    Counts (processors chosen at the start): job 3 is reserved at 2; job 4 needs one processor over
+    [1, 6), which the counts allow (job 1's processor from 1, then one left by job 3): starts 0, 0, 2, 1.
+    Sets (Algorithm 1 on every variant): job 3 takes processors 0-1 at placement; processor 0 is the only
+    one free at 1 and job 3 holds it at 2, so job 4 waits for processor 2 at 2: starts 0, 0, 2, 2."""
+    args = ([0, 0, 0, 0], [1, 2, 1, 5], [1, 2, 1, 5], [1, 2, 2, 1], 3)
+    counts, _ = run(*args)
+    assert counts.start.tolist() == [0, 0, 2, 1]
+    sets, _ = run(*args, profile="sets")
+    assert sets.start.tolist() == [0, 0, 2, 2]
+    assert sets.alloc[2] == ((0, 2),) and sets.alloc[3] == ((2, 3),)
+
+
+@settings(max_examples=100)
+@given(instance=rigid_instances())
+def test_set_profile_reservations_never_move_later(instance):
+    policy = RecordingConservative(profile="sets")
+    s = simulate(instance, policy)
+    validate(instance, s)
+    for row, starts in policy.history.items():
+        assert all(b <= a for a, b in zip(starts, starts[1:])), f"job row {row} reservations {starts}"
+        assert s.start[row] == starts[-1]
+
+
+def test_exact_estimates_refuse_a_run_time_penalty():
+    from schedlab.errors import InputError
+    from schedlab.runner import run as run_policy
+
+    jobs = JobTable.from_arrays(submit=[0], run_time=[1], procs=[1])
+    with pytest.raises(InputError, match="profile"):
+        simulate(Instance(jobs, Machine(1)), make_policy("conservative", {"profile": "ids"}))
+    from schedlab.platform.registry import parse_platform
+
+    tree = parse_platform("fat-tree:1,2,2,2")
+    with pytest.raises(InputError, match="no run-time penalty"):
+        run_policy(Instance(jobs, tree), "conservative", {"estimate": "exact"}, penalty="quadratic:2")

@@ -294,3 +294,23 @@ def test_actions_reach_the_engine_in_its_scheduling_pass(name):
         for action, original_action in calls.items():
             setattr(Context, action, original_action)
     assert phase["actions"] >= 7
+
+
+def test_gspt_rd_counts_only_arrivals_that_wait():
+    """Three main processors and one dedicated, tau = 1: T0 (p = 100) runs from 0; T1 (p = 1) arrives at 1
+    while two main processors are idle and starts at once: it is delayed by nothing and does not count, so T0
+    keeps running. T2, T3 (p = 50) fill the main pool at 2; T4 (p = 1) arrives at 3 and waits: it counts
+    against T0 (the longest remaining time), which restarts on the dedicated processor at 3.
+
+    The literal reading (count_if_idle) redirects T0 at 1, when T1 arrives; T4 then counts against T2."""
+    instance = tasks([0, 1, 2, 2, 3], [100, 1, 50, 50, 1], m=4)
+    schedule = run(instance, "gspt-rd", dedicated=1, tau=1)
+    assert [(p.job, p.start, p.end) for p in schedule.aborted] == [(0, 0, 3)]
+    assert schedule.start[0] == 3 and schedule.alloc[0] == ((3, 4),)
+    literal = run(instance, "gspt-rd", dedicated=1, tau=1, count_if_idle=True)
+    assert [(p.job, p.start, p.end) for p in literal.aborted] == [(0, 0, 1), (2, 2, 3)]
+    assert literal.start[0] == 1 and literal.alloc[0] == ((3, 4),)
+    assert make_policy("gspt-rd", {}).count_if_idle is False
+    assert (
+        make_policy("gspt-rd", {"count_if_idle": True}).describe() == "gspt-rd(dedicated=1, tau=3, count_if_idle=True)"
+    )

@@ -26,6 +26,19 @@ allocator on the processors free for the whole window at each slice start
 and moves on to the next slice on a refusal; a compression re-chooses the
 processors (section 4.2).
 
+Two options serve the offline experiment of seed 000 ch.4 (Mendonca 2017, sections 4.5-4.6):
+
+* ``profile="sets"``: every allocator, ``basic`` and the best-effort ones
+  included, reserves processor ids on the :class:`SetProfile` and chooses its
+  processors when the job is placed (the thesis's Algorithm 1 for every
+  variant), instead of a count profile with processors chosen at the start
+  (``profile="counts"``, the default: forced allocators always use sets);
+* ``estimate="exact"``: reservations last the real run time (capped by the
+  requested time, as the engine runs the job), the thesis's "real execution
+  times"; jobs then never end early and nothing is compressed. The policy is
+  then clairvoyant, and needs run times that do not depend on the allocation
+  (no run-time penalty).
+
 Guarantee: no reservation ever moves later (tested with hypothesis).
 Cost: O(B) per placement for B profile breakpoints; a compression costs
 O(B) per waiting job (start-now: O(R + B) numpy work per move, R waiting jobs).
@@ -47,6 +60,13 @@ from schedlab.policies.rigid.profile import INF, Profile, SetProfile
 from schedlab.policies.rigid.queue import ORDERS, priority_ranks
 
 COMPRESSIONS = ("full", "start-now")
+PROFILES = ("counts", "sets")
+ESTIMATES = ("requested", "exact")
+
+
+def _lowest(free, size: int):
+    """``basic`` on a set profile: the ``size`` lowest ids of the set free over the whole window."""
+    return free.first(size)
 
 
 class Conservative:
@@ -63,6 +83,11 @@ class Conservative:
         ``cont[:first_fit|best_fit|largest]``, ``beloc``, ``loc``, ``beplat[:index|best_fit|worst_fit]``,
         ``plat[...]``; clusters and levels come from the platform when it is a
         :class:`~schedlab.platform.tree.FatTree` (else one cluster).
+    profile : {"counts", "sets"}
+        What reservations hold for ``basic`` and best-effort allocators: processor counts (processors chosen
+        at the start) or processor ids (chosen at placement, as forced allocators always do).
+    estimate : {"requested", "exact"}
+        Reservation lengths: the requested times, or the real run times (clairvoyant).
 
     Notes
     -----
@@ -83,16 +108,38 @@ class Conservative:
         "allocator": Param(
             "which free processors a job gets, NAME[:OPTION] (topology-aware allocation)", check=split_name
         ),
+        "profile": Param(
+            "reservations hold processor counts (processors chosen at the start; forced allocators always use "
+            "sets) or processor sets for every allocator (chosen at placement)",
+            choices=PROFILES,
+        ),
+        "estimate": Param(
+            "reservation lengths: requested times, or the real run times (exact reservations, clairvoyant)",
+            choices=ESTIMATES,
+        ),
     }
     clairvoyant = False
 
-    def __init__(self, *, order: str = "fcfs", compress: str = "full", allocator: str = "basic") -> None:
+    def __init__(
+        self,
+        *,
+        order: str = "fcfs",
+        compress: str = "full",
+        allocator: str = "basic",
+        profile: str = "counts",
+        estimate: str = "requested",
+    ) -> None:
         self.order = order
         self.compress = compress
         self.allocator = allocator
+        self.profile_kind = profile
+        self.estimate_kind = estimate
+        self.clairvoyant = estimate == "exact"  # reads the run times
 
     def describe(self) -> str:
         extra = "" if self.allocator == "basic" else f", allocator={self.allocator}"
+        extra += "" if self.profile_kind == "counts" else f", profile={self.profile_kind}"
+        extra += "" if self.estimate_kind == "requested" else f", estimate={self.estimate_kind}"
         return f"{self.name}(order={self.order}, compress={self.compress}{extra})"
 
     def reset(self, ctx: Context) -> None:
@@ -107,14 +154,37 @@ class Conservative:
                 value=self.compress,
                 expected=f"one of {', '.join(COMPRESSIONS)}",
             )
+        for field, value, allowed in (
+            ("profile", self.profile_kind, PROFILES),
+            ("estimate", self.estimate_kind, ESTIMATES),
+        ):
+            if value not in allowed:
+                raise InputError(
+                    "policy", field=f"conservative {field}", value=value, expected=f"one of {', '.join(allowed)}"
+                )
         self._allocate, forced = policy_allocator(self.allocator, ctx.platform)
+        sets = forced or self.profile_kind == "sets"
+        if sets and self._allocate is None:
+            self._allocate = _lowest  # basic on processor sets
         jobs = ctx.jobs
         n = len(jobs)
         self.ctx = ctx
         self.free = ctx.free
         self.procs = jobs.procs.tolist()
-        self.estimate = jobs.requested_time.tolist()
-        self.rank = priority_ranks(jobs.submit, jobs.requested_time, jobs.id, self.order).tolist()
+        if self.estimate_kind == "exact":
+            runtime = ctx.runtime
+            if jobs.run_time is None or runtime is None or not runtime.fixed:
+                raise InputError(
+                    "policy",
+                    field="conservative estimate",
+                    value="exact",
+                    expected="run times that do not depend on the allocation (no run-time penalty)",
+                )
+            estimates = np.minimum(jobs.run_time, jobs.requested_time)  # as long as the engine runs the job
+        else:
+            estimates = jobs.requested_time
+        self.estimate = estimates.tolist()
+        self.rank = priority_ranks(jobs.submit, estimates, jobs.id, self.order).tolist()
         self.row_of_rank = [0] * n
         for row, r in enumerate(self.rank):
             self.row_of_rank[r] = row
@@ -126,14 +196,14 @@ class Conservative:
         self.new: list[int] = []  # rows submitted in this event, not yet placed
         self.ended_early = False
         self.wakeups: set[float] = set()
-        self._sets = SetProfile(ctx.n_procs, 0.0) if forced else None  # processor-level reservations
-        self.res_alloc: list = [None] * n if forced else []  # reserved processors (forced allocators)
+        self._sets = SetProfile(ctx.n_procs, 0.0) if sets else None  # processor-level reservations
+        self.res_alloc: list = [None] * n if sets else []  # reserved processors (set profile)
         # start-now compression on counts tests every waiting job at once (numpy mirrors of the job lists)
-        self._vector = self.compress == "start-now" and not forced
+        self._vector = self.compress == "start-now" and not sets
         if self._vector:
             self._np_rank_row = np.asarray(self.row_of_rank, dtype=np.int64)
             self._np_procs = jobs.procs.astype(np.int64)
-            self._np_estimate = np.asarray(self.estimate, dtype=np.float64)
+            self._np_estimate = np.asarray(estimates, dtype=np.float64)
             self._np_start = np.full(n, INF)
 
     def complete(self, rows: list[int], now: float) -> None:
@@ -270,12 +340,12 @@ class Conservative:
                 alloc = allocate(self.free, self.procs[row])
                 assert alloc is not None  # only forced allocators refuse a start, and they reserve sets
                 self.ctx.start(row, alloc)
-            else:  # forced: the processors reserved
+            else:  # set profile: the processors reserved
                 self.ctx.start(row, self.res_alloc[row])
 
-    # -- forced allocators: processor-level reservations ------------------------
+    # -- set profile (forced allocators, or profile="sets"): processor-level reservations ----
     def _schedule_sets(self, sets: SetProfile, now: float) -> None:
-        """The pass of :meth:`schedule` on the :class:`SetProfile` ``sets`` (forced allocators)."""
+        """The pass of :meth:`schedule` on the :class:`SetProfile` ``sets`` (forced allocators, profile="sets")."""
         sets.trim(now)
         self.wakeups.discard(now)
         if self.ended_early:

@@ -23,8 +23,10 @@ from schedlab.engine.simulator import Context
 from schedlab.errors import InputError
 from schedlab.parameters import Param
 from schedlab.policies.rigid.allocators import policy_allocator, split_name
+from schedlab.policies.rigid.compiled import run_compiled
 from schedlab.policies.rigid.queue import ORDERS, RankQueue, priority_ranks
 from schedlab.policies.rigid.running import RunningByEnd
+from schedlab.schedule import Instance, Schedule
 
 
 class FCFS:
@@ -56,6 +58,13 @@ class FCFS:
     def describe(self) -> str:
         extra = "" if self.allocator == "basic" else f", allocator={self.allocator}"
         return f"{self.name}(order={self.order}{extra})"
+
+    def compiled_run(self, instance: Instance) -> Schedule | None:
+        """The whole run on the compiled core (:mod:`~schedlab.policies.rigid.compiled`), or None where
+        it does not apply (another allocator, a run-time model, a subclass); same schedule as the event loop."""
+        if type(self) not in (FCFS, EASY):
+            return None
+        return run_compiled(instance, self, easy=type(self) is EASY)
 
     def reset(self, ctx: Context) -> None:
         if self.order not in ORDERS:

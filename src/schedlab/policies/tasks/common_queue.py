@@ -4,6 +4,17 @@ Source: seed 004 section III (GSPT, threshold and random redirection), seed 000
 ch.3 sections 3.3-3.4; spec 004-redirections sections 3.1, 3.4-3.6, defaults
 A1 (ties), A2 (events), A5 (counting while a processor is idle), A20.
 
+Threshold counting (GSPT-RD): an arrival counts against the running main task
+with the longest remaining time only when it is delayed, i.e. no main
+processor is idle at its arrival (so it waits in the queue). The paper's
+motivation is that heavy tasks delay short ones (Lucarelli, Mendonca and
+Trystram 2017, section III-B); an arrival that starts at once on an idle
+processor is delayed by nothing. ``count_if_idle=True`` keeps the literal
+reading of the paper's rule (count every shorter arrival while the task runs).
+With ``batch=True`` "delayed" is judged at the arrival: an idle main processor
+then means it is not counted, even if earlier arrivals of the same batch take
+that processor.
+
 Events at one time: completions first (freed processors take queued tasks at
 once), then arrivals one by one in (release, id) order, each followed by
 idle processors taking tasks, as in spec A2; with ``batch=True`` the arrivals
@@ -76,7 +87,8 @@ class CommonQueue(TaskPolicy):
 
     def _count(self, row: int, now: float) -> None:
         """Threshold redirection (spec 3.4): the arrival counts against the main task with the longest
-        remaining time if it is strictly shorter; at ``tau`` that task restarts on the dedicated pool."""
+        remaining time if it is strictly shorter and (unless ``count_if_idle``) no main processor is idle;
+        at ``tau`` that task restarts on the dedicated pool."""
         by_end, processor_of = self.by_end, self.processor
         while by_end and processor_of.get(by_end[0][2]) != by_end[0][1]:
             heapq.heappop(by_end)  # finished or redirected since
@@ -110,12 +122,15 @@ class GSPTRD(CommonQueue):
     """GSPT-RD: GSPT on m - m_d main processors; a running task overtaken by ``tau`` shorter arrivals
     restarts from scratch on the m_d dedicated processors, which run GSPT (Lucarelli, Mendonca and Trystram 2017, section III-B).
 
+    Only arrivals that wait count (no main processor idle); ``count_if_idle=True`` also counts those that
+    start at once (the literal reading; see the module docstring).
+
     Guarantee: none proven; equals GSPT on m - m_d processors when tau > n (tested).
     """
 
     name = "gspt-rd"
 
-    def __init__(self, *, dedicated: int = 1, tau: int = 3, count_if_idle: bool = True, batch: bool = False) -> None:
+    def __init__(self, *, dedicated: int = 1, tau: int = 3, count_if_idle: bool = False, batch: bool = False) -> None:
         self._configure(Redirection("threshold", dedicated, tau, 0.0, 0.0), batch, count_if_idle)
 
 

@@ -24,7 +24,10 @@ PARAMETERS = {
     "tau": Param("redirect a running task once tau shorter tasks arrived during its run", low=1),
     "b": Param("tasks with p >= b p_max may be redirected at arrival", low=0),
     "c": Param("probability of redirecting such a task", low=0, high=1),
-    "count_if_idle": Param("count an arrival against a running task even when a main processor is idle"),
+    "count_if_idle": Param(
+        "also count an arrival that starts at once on an idle main processor (the literal reading; default: "
+        "only arrivals that wait, delayed by the running tasks)"
+    ),
     "batch": Param("queue all arrivals of one time before idle processors take any"),
 }
 """The parameters every task policy draws from (each takes those of its ``__init__``)."""
@@ -115,7 +118,7 @@ class TaskPolicy:
     parameters = PARAMETERS
     sequential = True  # one processor per job: parallel jobs are refused in reset
 
-    def _configure(self, redirection: Redirection, batch: bool, count_if_idle: bool = True) -> None:
+    def _configure(self, redirection: Redirection, batch: bool, count_if_idle: bool = False) -> None:
         self.redirection = redirection
         self.batch = batch
         self.count_if_idle = count_if_idle
@@ -127,7 +130,7 @@ class TaskPolicy:
             "threshold": [f"dedicated={r.dedicated}", f"tau={r.tau}"],
             "random": [f"dedicated={r.dedicated}", f"b={r.b:g}", f"c={r.c:g}"],
         }[r.mode]
-        params += [] if self.count_if_idle else ["count_if_idle=False"]
+        params += ["count_if_idle=True"] if self.count_if_idle else []
         params += ["batch=True"] if self.batch else []
         return f"{self.name}({', '.join(params)})"
 

@@ -1,0 +1,130 @@
+//! schedlab's compiled core (`schedlab.engine._core`): the rigid-job engine with its built-in
+//! FCFS and EASY policies on columnar inputs. Python reaches it only through
+//! `schedlab.policies.rigid.compiled`; the pure-Python engine and policies stay the reference.
+
+mod free_set;
+mod queue;
+mod rigid;
+mod running;
+
+use pyo3::buffer::{Element, PyBuffer};
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyList, PyTuple};
+
+fn column<T: Element + Copy>(py: Python<'_>, name: &str, obj: &Bound<'_, PyAny>) -> PyResult<Vec<T>> {
+    let buf = PyBuffer::<T>::get(obj).map_err(|e| PyValueError::new_err(format!("column {name}: {e}")))?;
+    buf.to_vec(py)
+}
+
+fn bytes<'py, T: Copy>(py: Python<'py>, data: &[T]) -> Bound<'py, PyBytes> {
+    // SAFETY: T is a plain number type (f64 or i64); its bytes are read as they lie in memory.
+    let raw = unsafe { std::slice::from_raw_parts(data.as_ptr() as *const u8, std::mem::size_of_val(data)) };
+    PyBytes::new(py, raw)
+}
+
+/// Simulate FCFS (`easy=False`) or EASY backfilling with first-fit allocation on `n_procs` processors.
+///
+/// Columns (row-aligned, contiguous): submit, requested time and duration (float64), procs, rank
+/// in the queue order and the rows in submission order (int64). Returns the raw native-endian bytes
+/// of start, end (float64, per row), offsets (int64, n + 1) and the ranges' low and high ends (int64):
+/// job r holds `[los[k], his[k])` for k in `offsets[r]..offsets[r + 1]`.
+#[pyfunction]
+#[allow(clippy::too_many_arguments)]
+#[pyo3(signature = (easy, n_procs, submit, procs, estimate, duration, rank, order))]
+fn simulate_rigid<'py>(
+    py: Python<'py>,
+    easy: bool,
+    n_procs: i64,
+    submit: &Bound<'py, PyAny>,
+    procs: &Bound<'py, PyAny>,
+    estimate: &Bound<'py, PyAny>,
+    duration: &Bound<'py, PyAny>,
+    rank: &Bound<'py, PyAny>,
+    order: &Bound<'py, PyAny>,
+) -> PyResult<Vec<Bound<'py, PyBytes>>> {
+    let submit = column::<f64>(py, "submit", submit)?;
+    let procs = column::<i64>(py, "procs", procs)?;
+    let estimate = column::<f64>(py, "requested_time", estimate)?;
+    let duration = column::<f64>(py, "duration", duration)?;
+    let rank = column::<i64>(py, "rank", rank)?;
+    let order = column::<i64>(py, "order", order)?;
+    let n = submit.len();
+    if [procs.len(), estimate.len(), duration.len(), rank.len(), order.len()].iter().any(|&l| l != n) {
+        return Err(PyValueError::new_err("columns of different lengths"));
+    }
+    if procs.iter().any(|&p| p < 0 || p > n_procs) {
+        return Err(PyValueError::new_err("a job needs more processors than the machine has"));
+    }
+    let in_range = |v: &[i64]| v.iter().all(|&x| x >= 0 && (x as usize) < n);
+    if !in_range(&rank) || !in_range(&order) {
+        return Err(PyValueError::new_err("rank and order must hold row numbers"));
+    }
+    let outcome = py
+        .allow_threads(|| {
+            let jobs = rigid::Jobs {
+                submit: &submit,
+                procs: &procs,
+                estimate: &estimate,
+                duration: &duration,
+                rank: &rank,
+                order: &order,
+            };
+            rigid::simulate(jobs, n_procs, easy)
+        })
+        .map_err(PyValueError::new_err)?;
+    Ok(vec![
+        bytes(py, &outcome.start),
+        bytes(py, &outcome.end),
+        bytes(py, &outcome.offsets),
+        bytes(py, &outcome.los),
+        bytes(py, &outcome.his),
+    ])
+}
+
+/// Flat ranges to the `Schedule`'s allocations: a list with, per job r, the tuple of its ranges
+/// `(los[k], his[k])` for k in `offsets[r]..offsets[r + 1]` (int64 columns).
+#[pyfunction]
+fn allocation_tuples<'py>(
+    py: Python<'py>,
+    offsets: &Bound<'py, PyAny>,
+    los: &Bound<'py, PyAny>,
+    his: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyList>> {
+    let offsets = column::<i64>(py, "offsets", offsets)?;
+    let los = column::<i64>(py, "los", los)?;
+    let his = column::<i64>(py, "his", his)?;
+    let bad = los.len() != his.len()
+        || offsets.first().is_some_and(|&o| o != 0)
+        || offsets.windows(2).any(|w| w[1] < w[0])
+        || offsets.last().is_some_and(|&o| o as usize != los.len());
+    if bad {
+        return Err(PyValueError::new_err("offsets must rise from 0 to the number of ranges"));
+    }
+    // One int object per processor id, shared by every range (ids above 256 are not cached by Python).
+    let top = his.iter().chain(los.iter()).copied().max().unwrap_or(0).max(0) as usize;
+    if los.iter().any(|&x| x < 0) {
+        return Err(PyValueError::new_err("processor ids must be >= 0"));
+    }
+    let ints: Vec<_> = (0..=top as i64)
+        .map(|i| {
+            let Ok(int) = i.into_pyobject(py);
+            int
+        })
+        .collect();
+    let mut jobs = Vec::with_capacity(offsets.len().saturating_sub(1));
+    for w in offsets.windows(2) {
+        let ranges = (w[0] as usize..w[1] as usize)
+            .map(|k| PyTuple::new(py, [&ints[los[k] as usize], &ints[his[k] as usize]]))
+            .collect::<PyResult<Vec<_>>>()?;
+        jobs.push(PyTuple::new(py, ranges)?);
+    }
+    PyList::new(py, jobs)
+}
+
+#[pymodule]
+fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(simulate_rigid, m)?)?;
+    m.add_function(wrap_pyfunction!(allocation_tuples, m)?)?;
+    Ok(())
+}

@@ -1,0 +1,145 @@
+"""The compiled core against the Python engine and policies, its oracles: job for job.
+
+FCFS and EASY with first-fit allocation run on the core by default
+(:mod:`schedlab.policies.rigid.compiled`); ``engine="python"`` runs the event loop and the
+Python policies. Every schedule must be identical (start, end, status, allocation) and valid.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from schedlab.engine import simulate
+from schedlab.errors import InputError
+from schedlab.platform import Machine
+from schedlab.platform.registry import parse_platform
+from schedlab.policies.rigid.compiled import AVAILABLE
+from schedlab.registry import make_policy
+from schedlab.runtime.penalty import parse_penalty
+from schedlab.schedule import Instance
+from schedlab.validation import validate
+from schedlab.workload.jobs import JobTable
+from strategies import job_tables, rigid_instances
+
+pytestmark = pytest.mark.skipif(not AVAILABLE, reason="the compiled core is not built")
+
+POLICIES = [("fcfs", "fcfs"), ("fcfs", "sjf"), ("easy", "fcfs"), ("easy", "sjf")]
+
+
+def assert_same(instance: Instance, name: str, order: str) -> None:
+    python = simulate(instance, make_policy(name, {"order": order}), engine="python")
+    core = simulate(instance, make_policy(name, {"order": order}), engine="core")
+    validate(instance, core)
+    np.testing.assert_array_equal(core.start, python.start)
+    np.testing.assert_array_equal(core.end, python.end)
+    np.testing.assert_array_equal(core.status, python.status)
+    assert core.alloc == python.alloc
+    assert core.policy == python.policy and core.aborted == python.aborted == []
+
+
+@st.composite
+def busy_instances(draw):
+    """Hundreds of jobs on up to 300 processors, drawn by numpy from a Hypothesis seed: long queues,
+    hundreds of running jobs (the running-job blocks split and merge), fragmented free sets, equal times."""
+    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
+    n_procs = int(rng.integers(1, 300))
+    n = int(rng.integers(1, 600))
+    submit = np.sort(rng.integers(0, n // 2 + 1, n)).astype(float)
+    requested = rng.integers(1, 200, n).astype(float)
+    run = np.maximum(1.0, requested + rng.integers(-150, 20, n))
+    small = rng.random(n) < 0.7
+    procs = np.where(small, rng.integers(1, 4, n), rng.integers(1, n_procs + 1, n))
+    jobs = JobTable.from_arrays(
+        submit=submit,
+        run_time=run,
+        requested_time=requested,
+        procs=np.minimum(procs, n_procs),
+        id=rng.permutation(n) + 1,
+    )
+    return Instance(jobs, Machine(n_procs))
+
+
+@pytest.mark.parametrize("name, order", POLICIES)
+@given(instance=rigid_instances(max_jobs=25, max_procs=10))
+@settings(max_examples=150)
+def test_core_matches_python_on_small_instances(name, order, instance):
+    assert_same(instance, name, order)
+
+
+@pytest.mark.parametrize("name, order", POLICIES)
+@given(instance=busy_instances())
+@settings(max_examples=25)
+def test_core_matches_python_on_busy_instances(name, order, instance):
+    assert_same(instance, name, order)
+
+
+@pytest.mark.parametrize("name, order", POLICIES)
+@given(jobs=job_tables(min_jobs=1, max_jobs=30, max_procs=64))
+@settings(max_examples=60)
+def test_core_matches_python_on_float_times(name, order, jobs):
+    """Unsorted float submit times, ids up to 2**40, estimates shorter or longer than run times."""
+    assert_same(Instance(jobs, Machine(int(jobs.procs.max()))), name, order)
+
+
+def test_core_matches_python_on_a_fat_tree_with_basic_allocation():
+    """First fit ignores the platform's shape on both paths: same schedule on a fat tree."""
+    rng = np.random.default_rng(7)
+    n = 300
+    jobs = JobTable.from_arrays(
+        submit=np.sort(rng.integers(0, 500, n)).astype(float),
+        run_time=rng.integers(1, 100, n).astype(float),
+        requested_time=rng.integers(50, 120, n).astype(float),
+        procs=rng.integers(1, 20, n),
+    )
+    instance = Instance(jobs, parse_platform("fat-tree:1,2,4,32"))
+    for name, order in POLICIES:
+        assert_same(instance, name, order)
+
+
+def small_instance() -> Instance:
+    jobs = JobTable.from_arrays(submit=[0, 0, 1], run_time=[10, 5, 3], requested_time=[10, 8, 3], procs=[2, 3, 1])
+    return Instance(jobs, Machine(4))
+
+
+def test_the_core_leaves_other_allocators_and_runtime_models_to_python():
+    instance = small_instance()
+    assert make_policy("easy", {"allocator": "becont"}).compiled_run(instance) is None
+    tree = Instance(instance.jobs, parse_platform("fat-tree:1,2,2,4"))
+    penalised = replace(tree, runtime=parse_penalty("linear:0.5", tree.platform, tree.jobs))
+    assert make_policy("easy").compiled_run(penalised) is None
+    assert make_policy("conservative").__class__.__name__ == "Conservative"
+    assert not hasattr(make_policy("conservative"), "compiled_run")
+    with pytest.raises(InputError, match="does not run easy"):
+        simulate(instance, make_policy("easy", {"allocator": "becont"}), engine="core")
+    # engine auto falls back to the event loop, with the same result as engine python
+    auto = simulate(instance, make_policy("easy", {"allocator": "becont"}))
+    assert auto.start.tolist() == [0, 10, 1]
+
+
+def test_engine_python_and_the_environment_variable_bypass_the_core(monkeypatch):
+    policy = make_policy("easy")
+
+    def refuse(instance):
+        raise AssertionError("the core ran")
+
+    monkeypatch.setattr(policy, "compiled_run", refuse)
+    assert simulate(small_instance(), policy, engine="python").start.tolist() == [0, 10, 1]
+    monkeypatch.setenv("SCHEDLAB_ENGINE", "python")
+    assert simulate(small_instance(), policy).start.tolist() == [0, 10, 1]
+    monkeypatch.setenv("SCHEDLAB_ENGINE", "fast")
+    with pytest.raises(InputError, match="SCHEDLAB_ENGINE = fast, expected one of auto, python, core"):
+        simulate(small_instance(), policy)
+
+
+def test_core_matches_python_on_kth(traces_dir):
+    """The first real trace of the pinned outputs, whole (28k jobs), both orders of EASY."""
+    from schedlab.runner import load_instance
+
+    instance, _ = load_instance(traces_dir / "KTH-SP2-1996-2.1-cln.swf.gz")
+    assert_same(instance, "easy", "fcfs")
+    assert_same(instance, "fcfs", "sjf")
