@@ -181,3 +181,20 @@ def test_command_line_options(tmp_path_factory, data):
         args += [option, value]
     out = tmp_path_factory.mktemp("cli") / "run"
     check_outcome(runner.invoke(app, [*args, "--out", str(out)]), out)
+
+
+@FUZZ
+@given(data=st.data())
+def test_trace_convert_and_solve_options(tmp_path_factory, data):
+    """trace convert's filters, and solve hybrid's generated instance: converted or refused in one line."""
+    folder = tmp_path_factory.mktemp("convert")
+    target = folder / "out" / "t.json"
+    args = ["trace", "convert", str(DATA / "tiny.swf"), str(target)]
+    for option in data.draw(st.lists(st.sampled_from(["--procs", "--status", "--window"]), max_size=3, unique=True)):
+        args += [option, data.draw(nasty)]
+    result = runner.invoke(app, args)
+    check_outcome(result)
+    assert target.is_file() == (result.exit_code == 0)
+    keys = data.draw(st.lists(st.sampled_from(["n", "m", "k", "seed", "x"]), min_size=1, max_size=4, unique=True))
+    generate = ",".join(f"{key}={data.draw(nasty)}" for key in keys)
+    check_outcome(runner.invoke(app, ["solve", "hybrid", "--generate", generate, "--json"]))

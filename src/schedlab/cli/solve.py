@@ -19,6 +19,7 @@ import typer
 from rich.table import Table
 
 from schedlab.cli.common import check_out_dir, gantt_files, make_folder, one_line_errors, out
+from schedlab.platform.base import MAX_PROCS
 
 solve_app = typer.Typer(help="Solve offline scheduling instances.", no_args_is_help=True)
 
@@ -39,6 +40,8 @@ def _parse_generate(text: str) -> dict[str, int]:
             values[key] = int(value)
         except ValueError:
             raise InputError("--generate", field=key, value=value, expected="an integer") from None
+        if key != "seed" and not 0 <= values[key] <= MAX_PROCS:  # sizes: what fits in memory
+            raise InputError("--generate", field=key, value=value, expected=f"an integer from 0 to {MAX_PROCS:,}")
     missing = _GENERATE_KEYS - set(values) - {"seed"}
     if missing:
         raise InputError("--generate", field="--generate", value=text, expected=f"also {', '.join(sorted(missing))}")
