@@ -81,7 +81,7 @@ PINNED_RIGID = {
     ("KTH", "conservative"): ("9f7ecc7c1eb6e967", "4630782b5d43a99a"),
     ("HPC2N", "fcfs"): ("2396faf3f88d5c83", "5e1daeb25e4a428b"),
     ("HPC2N", "easy"): ("51be9c95b0c4d510", "cf174fa749e0d090"),
-    ("HPC2N", "conservative"): ("aeb6fc873991dd8b", "cbd3f7665e5c0ca3"),
+    ("HPC2N", "conservative"): ("aeb6fc873991dd8b", "07c525d00c59f514"),
 }
 
 
@@ -290,10 +290,10 @@ PINNED_REPRODUCTIONS = {
     ("locality-ch4", "summary.csv"): "24fa2433b7d51133",
     ("hybrid", "runs.csv"): "b4b3108e226f9a83",
     ("hybrid", "steps.csv"): "abd848c1b884ca5d",
-    ("stretch", "runs-sequential.csv"): "cfa1afb5a5fb4546",
-    ("stretch", "runs-reservation.csv"): "3d627327fae6e134",
-    ("stretch", "runs-logs.csv"): "7eb169f9a2017687",
-    ("stretch", "runs-ssm.csv"): "ee038c958cb7cbc2",
+    ("stretch", "runs-sequential.csv"): "62d2d76bb09e12a0",
+    ("stretch", "runs-reservation.csv"): "69948ff0c93e0d67",
+    ("stretch", "runs-logs.csv"): "36df9337f8751a32",
+    ("stretch", "runs-ssm.csv"): "a97a25b1758b8bf8",
     ("stretch", "fig1b.csv"): "7d0245750691a3bd",
 }
 
