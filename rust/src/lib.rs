@@ -1,10 +1,13 @@
 //! schedlab's compiled core (`schedlab.engine._core`): the rigid-job engine with its built-in
-//! FCFS and EASY policies on columnar inputs. Python reaches it only through
+//! FCFS, EASY and conservative backfilling policies on columnar inputs. Python reaches it only through
 //! `schedlab.policies.rigid.compiled`; the pure-Python engine and policies stay the reference.
 
+mod conservative;
+mod engine;
+mod fcfs;
 mod free_set;
+mod profile;
 mod queue;
-mod rigid;
 mod running;
 
 use pyo3::buffer::{Element, PyBuffer};
@@ -23,7 +26,8 @@ fn bytes<'py, T: Copy>(py: Python<'py>, data: &[T]) -> Bound<'py, PyBytes> {
     PyBytes::new(py, raw)
 }
 
-/// Simulate FCFS (`easy=False`) or EASY backfilling with first-fit allocation on `n_procs` processors.
+/// Simulate `policy` with first-fit allocation on `n_procs` processors: `fcfs`, `easy`,
+/// `conservative-full` or `conservative-start-now` (conservative backfilling and its compression).
 ///
 /// Columns (row-aligned, contiguous): submit, requested time and duration (float64), procs, rank
 /// in the queue order and the rows in submission order (int64). Returns the raw native-endian bytes
@@ -31,10 +35,10 @@ fn bytes<'py, T: Copy>(py: Python<'py>, data: &[T]) -> Bound<'py, PyBytes> {
 /// job r holds `[los[k], his[k])` for k in `offsets[r]..offsets[r + 1]`.
 #[pyfunction]
 #[allow(clippy::too_many_arguments)]
-#[pyo3(signature = (easy, n_procs, submit, procs, estimate, duration, rank, order))]
+#[pyo3(signature = (policy, n_procs, submit, procs, estimate, duration, rank, order))]
 fn simulate_rigid<'py>(
     py: Python<'py>,
-    easy: bool,
+    policy: &str,
     n_procs: i64,
     submit: &Bound<'py, PyAny>,
     procs: &Bound<'py, PyAny>,
@@ -56,13 +60,20 @@ fn simulate_rigid<'py>(
     if procs.iter().any(|&p| p < 0 || p > n_procs) {
         return Err(PyValueError::new_err("a job needs more processors than the machine has"));
     }
-    let in_range = |v: &[i64]| v.iter().all(|&x| x >= 0 && (x as usize) < n);
-    if !in_range(&rank) || !in_range(&order) {
-        return Err(PyValueError::new_err("rank and order must hold row numbers"));
+    let mut seen = vec![(false, false); n];
+    for (&r, &o) in rank.iter().zip(&order) {
+        if r < 0 || o < 0 || r as usize >= n || o as usize >= n || seen[r as usize].0 || seen[o as usize].1 {
+            return Err(PyValueError::new_err("rank and order must be permutations of the rows"));
+        }
+        seen[r as usize].0 = true;
+        seen[o as usize].1 = true;
+    }
+    if !["fcfs", "easy", "conservative-full", "conservative-start-now"].contains(&policy) {
+        return Err(PyValueError::new_err(format!("unknown policy {policy}")));
     }
     let outcome = py
         .allow_threads(|| {
-            let jobs = rigid::Jobs {
+            let jobs = engine::Jobs {
                 submit: &submit,
                 procs: &procs,
                 estimate: &estimate,
@@ -70,7 +81,13 @@ fn simulate_rigid<'py>(
                 rank: &rank,
                 order: &order,
             };
-            rigid::simulate(jobs, n_procs, easy)
+            match policy {
+                "fcfs" | "easy" => engine::run(jobs, n_procs, &mut fcfs::Fcfs::new(policy == "easy", &rank)),
+                _ => {
+                    let full = policy == "conservative-full";
+                    engine::run(jobs, n_procs, &mut conservative::Conservative::new(full, n_procs, &rank))
+                }
+            }
         })
         .map_err(PyValueError::new_err)?;
     Ok(vec![

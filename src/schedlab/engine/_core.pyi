@@ -4,7 +4,7 @@
 import numpy as np
 
 def simulate_rigid(
-    easy: bool,
+    policy: str,
     n_procs: int,
     submit: np.ndarray,
     procs: np.ndarray,
@@ -13,7 +13,7 @@ def simulate_rigid(
     rank: np.ndarray,
     order: np.ndarray,
 ) -> list[bytes]:
-    """FCFS (or EASY) with first-fit allocation; raw bytes of start, end, offsets, los, his."""
+    """FCFS, EASY or conservative (full or start-now compression) with first-fit allocation; raw bytes of start, end, offsets, los, his."""
 
 def allocation_tuples(offsets: np.ndarray, los: np.ndarray, his: np.ndarray) -> list:
     """Per job, the tuple of its ranges ``(los[k], his[k])`` for k in ``offsets[r]:offsets[r + 1]``."""
