@@ -1,5 +1,6 @@
-//! schedlab's compiled core (`schedlab.engine._core`): the rigid-job engine with its built-in
-//! FCFS, EASY and conservative backfilling policies on columnar inputs. Python reaches it only through
+//! schedlab's compiled core (`schedlab.native._core`): the rigid-job engine with its built-in
+//! FCFS, EASY and conservative backfilling policies on columnar inputs; and, sharing no code
+//! with them, the validator's double-booking sweep. Python reaches it only through
 //! `schedlab.policies.rigid.compiled`; the pure-Python engine and policies stay the reference.
 
 mod conservative;
@@ -9,6 +10,7 @@ mod free_set;
 mod profile;
 mod queue;
 mod running;
+mod validate;
 
 use pyo3::buffer::{Element, PyBuffer};
 use pyo3::exceptions::PyValueError;
@@ -139,9 +141,38 @@ fn allocation_tuples<'py>(
     PyList::new(py, jobs)
 }
 
+/// Rule 9 of the validator: replay the sorted `events` (e < m: release of execution e; m + e: its
+/// start) over the executions' flat ranges (execution e: `offsets[e]..offsets[e + 1]`, int64
+/// columns) and return the first clash as (processor, execution), or None.
+#[pyfunction]
+fn first_double_booking(
+    py: Python<'_>,
+    events: &Bound<'_, PyAny>,
+    m: usize,
+    offsets: &Bound<'_, PyAny>,
+    lo: &Bound<'_, PyAny>,
+    hi: &Bound<'_, PyAny>,
+    n_procs: usize,
+) -> PyResult<Option<(i64, usize)>> {
+    let events = column::<i64>(py, "events", events)?;
+    let offsets = column::<i64>(py, "offsets", offsets)?;
+    let lo = column::<i64>(py, "lo", lo)?;
+    let hi = column::<i64>(py, "hi", hi)?;
+    let ranges_ok = lo.len() == hi.len() && lo.iter().zip(&hi).all(|(&a, &b)| 0 <= a && a < b && b as usize <= n_procs);
+    let offsets_ok = offsets.len() == m + 1
+        && offsets.first() == Some(&0)
+        && offsets.windows(2).all(|w| w[0] <= w[1])
+        && offsets[m] as usize == lo.len();
+    if !ranges_ok || !offsets_ok || events.iter().any(|&ev| ev < 0 || ev as usize >= 2 * m) {
+        return Err(PyValueError::new_err("malformed executions"));
+    }
+    Ok(py.allow_threads(|| validate::first_double_booking(&events, m, &offsets, &lo, &hi, n_procs)))
+}
+
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(simulate_rigid, m)?)?;
     m.add_function(wrap_pyfunction!(allocation_tuples, m)?)?;
+    m.add_function(wrap_pyfunction!(first_double_booking, m)?)?;
     Ok(())
 }

@@ -14,14 +14,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from schedlab import validation
 from schedlab.engine import simulate
-from schedlab.errors import InputError
+from schedlab.errors import InputError, ValidationError
 from schedlab.platform import Machine
 from schedlab.platform.registry import parse_platform
 from schedlab.policies.rigid.compiled import AVAILABLE
 from schedlab.registry import make_policy
 from schedlab.runtime.penalty import parse_penalty
-from schedlab.schedule import Instance
+from schedlab.schedule import Instance, JobStatus, Schedule
 from schedlab.validation import validate
 from schedlab.workload.jobs import JobTable
 from strategies import job_tables, rigid_instances
@@ -156,3 +157,50 @@ def test_core_matches_python_on_kth(traces_dir):
     assert_same(instance, "fcfs", {"order": "sjf"})
     assert_same(instance, "conservative", {"order": "fcfs", "compress": "full"})
     assert_same(instance, "conservative", {"order": "sjf", "compress": "start-now"})
+
+
+@st.composite
+def overlapping_schedules(draw):
+    """Jobs with random times and random ranges on up to 300 processors (words of 64 bits crossed),
+    often double-booked: a schedule for the validator's rule 9."""
+    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
+    n_procs = int(rng.integers(1, 300))
+    n = int(rng.integers(1, 40))
+    start = rng.integers(0, 30, n).astype(float)
+    length = rng.integers(1, 10, n).astype(float)
+    alloc = []
+    for _ in range(n):
+        cuts = np.unique(rng.integers(0, n_procs + 1, 2 * int(rng.integers(1, 4))))
+        ranges = [(int(a), int(b)) for a, b in zip(cuts[0::2], cuts[1::2])]
+        merged: list[tuple[int, int]] = []
+        for a, b in ranges:
+            if merged and a <= merged[-1][1]:
+                merged[-1] = (merged[-1][0], max(b, merged[-1][1]))
+            else:
+                merged.append((a, b))
+        alloc.append(tuple(merged) or ((0, 1),))
+    procs = [sum(b - a for a, b in x) for x in alloc]
+    jobs = JobTable.from_arrays(submit=np.zeros(n), run_time=length, requested_time=length, procs=procs)
+    schedule = Schedule(
+        start=start, end=start + length, status=np.full(n, JobStatus.COMPLETED, dtype=np.int8), alloc=alloc
+    )
+    return Instance(jobs, Machine(n_procs)), schedule
+
+
+@given(case=overlapping_schedules())
+@settings(max_examples=200)
+def test_validator_sweep_on_the_core_matches_the_python_sweep(case):
+    """Rule 9 (no processor used twice at once): the compiled sweep names the same clash as the Python one."""
+    instance, schedule = case
+
+    def outcome() -> str:
+        try:
+            validate(instance, schedule)
+        except ValidationError as err:
+            return str(err)
+        return "valid"
+
+    compiled = outcome()
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(validation, "_core", None)
+        assert outcome() == compiled

@@ -1,6 +1,6 @@
 """FCFS, EASY and conservative on the compiled core: the whole simulation in one call, on the job table's columns.
 
-The core (``schedlab.engine._core``, Rust, in ``rust/`` of the repository) implements the event
+The core (``schedlab.native._core``, Rust, in ``rust/`` of the repository) implements the event
 loop of :func:`~schedlab.engine.simulator.simulate` and the decisions of
 :class:`~schedlab.policies.rigid.fcfs.FCFS`, :class:`~schedlab.policies.rigid.fcfs.EASY` and
 :class:`~schedlab.policies.rigid.conservative.Conservative` (both compressions; the same O(B)
@@ -22,7 +22,7 @@ from schedlab.runtime.base import RigidRuntime
 from schedlab.schedule import Instance, JobStatus, Schedule
 
 try:
-    from schedlab.engine import _core
+    from schedlab.native import _core
 
     AVAILABLE = True
     """Whether the compiled core was built and imports."""

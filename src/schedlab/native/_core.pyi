@@ -1,5 +1,5 @@
-"""Types of schedlab's compiled core (Rust, ``rust/`` in the repository); see
-:mod:`schedlab.policies.rigid.compiled`, its only user."""
+"""Types of schedlab's compiled core (Rust, ``rust/`` in the repository), used by
+:mod:`schedlab.policies.rigid.compiled` (the simulation) and :mod:`schedlab.validation` (rule 9)."""
 
 import numpy as np
 
@@ -17,3 +17,8 @@ def simulate_rigid(
 
 def allocation_tuples(offsets: np.ndarray, los: np.ndarray, his: np.ndarray) -> list:
     """Per job, the tuple of its ranges ``(los[k], his[k])`` for k in ``offsets[r]:offsets[r + 1]``."""
+
+def first_double_booking(
+    events: np.ndarray, m: int, offsets: np.ndarray, lo: np.ndarray, hi: np.ndarray, n_procs: int
+) -> tuple[int, int] | None:
+    """The validator's rule 9: the first (processor, starting execution) used twice, or None."""
