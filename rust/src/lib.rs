@@ -1,6 +1,6 @@
 //! schedlab's compiled core (`schedlab.native._core`): the rigid-job engine with its built-in
 //! FCFS, EASY and conservative backfilling policies on columnar inputs; and, sharing no code
-//! with them, the validator's double-booking sweep. Python reaches it only through
+//! with them, the validator's double-booking sweep and the allocation text of `jobs.csv`. Python reaches it only through
 //! `schedlab.policies.rigid.compiled`; the pure-Python engine and policies stay the reference.
 
 mod conservative;
@@ -15,7 +15,8 @@ mod validate;
 use pyo3::buffer::{Element, PyBuffer};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyList, PyTuple};
+use pyo3::types::{PyBytes, PyList, PyString, PyTuple};
+use std::fmt::Write;
 
 fn column<T: Element + Copy>(py: Python<'_>, name: &str, obj: &Bound<'_, PyAny>) -> PyResult<Vec<T>> {
     let buf = PyBuffer::<T>::get(obj).map_err(|e| PyValueError::new_err(format!("column {name}: {e}")))?;
@@ -169,10 +170,39 @@ fn first_double_booking(
     Ok(py.allow_threads(|| validate::first_double_booking(&events, m, &offsets, &lo, &hi, n_procs)))
 }
 
+/// Batsim's interval notation for every allocation of `allocs` (an iterable of None or tuples of
+/// `(lo, hi)` ranges): `((0, 4), (8, 9))` -> `"0-3 8"`, `""` for None or `()`; the text of
+/// `output.format_allocations`, written for `jobs.csv`.
+#[pyfunction]
+fn format_allocations<'py>(py: Python<'py>, allocs: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyList>> {
+    let mut out = Vec::new();
+    let mut text = String::new();
+    for alloc in allocs.try_iter()? {
+        let alloc = alloc?;
+        text.clear();
+        if !alloc.is_none() {
+            for range in alloc.try_iter()? {
+                let (lo, hi): (i64, i64) = range?.extract()?;
+                if !text.is_empty() {
+                    text.push(' ');
+                }
+                if hi - lo == 1 {
+                    write!(text, "{lo}").unwrap();
+                } else {
+                    write!(text, "{lo}-{}", hi - 1).unwrap();
+                }
+            }
+        }
+        out.push(PyString::new(py, &text));
+    }
+    PyList::new(py, out)
+}
+
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(simulate_rigid, m)?)?;
     m.add_function(wrap_pyfunction!(allocation_tuples, m)?)?;
     m.add_function(wrap_pyfunction!(first_double_booking, m)?)?;
+    m.add_function(wrap_pyfunction!(format_allocations, m)?)?;
     Ok(())
 }

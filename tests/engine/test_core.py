@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from schedlab import validation
+from schedlab import output, validation
 from schedlab.engine import simulate
 from schedlab.errors import InputError, ValidationError
 from schedlab.platform import Machine
@@ -204,3 +204,13 @@ def test_validator_sweep_on_the_core_matches_the_python_sweep(case):
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(validation, "_core", None)
         assert outcome() == compiled
+
+
+def test_allocation_text_on_the_core_matches_the_numpy_version():
+    """jobs.csv's allocated_resources: the compiled text equals the numpy one (tested against format_allocation)."""
+    allocs = [((0, 2), (4, 5)), None, (), ((3, 4),), ((0, 8),), ((np.int64(64), np.int64(130)),), ((7, 8), (9, 11))]
+    compiled = output.format_allocations(allocs)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(output, "_core", None)
+        assert output.format_allocations(allocs) == compiled
+    assert compiled == ["0-1 4", "", "", "3", "0-7", "64-129", "7 9-10"]

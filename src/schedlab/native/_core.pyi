@@ -1,5 +1,6 @@
 """Types of schedlab's compiled core (Rust, ``rust/`` in the repository), used by
-:mod:`schedlab.policies.rigid.compiled` (the simulation) and :mod:`schedlab.validation` (rule 9)."""
+:mod:`schedlab.policies.rigid.compiled` (the simulation), :mod:`schedlab.validation` (rule 9) and
+:mod:`schedlab.output` (allocation text)."""
 
 import numpy as np
 
@@ -22,3 +23,6 @@ def first_double_booking(
     events: np.ndarray, m: int, offsets: np.ndarray, lo: np.ndarray, hi: np.ndarray, n_procs: int
 ) -> tuple[int, int] | None:
     """The validator's rule 9: the first (processor, starting execution) used twice, or None."""
+
+def format_allocations(allocs: object) -> list[str]:
+    """Batsim's interval notation for each allocation (``""`` for None or ``()``)."""
