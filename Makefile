@@ -39,4 +39,4 @@ bench: $(VENV)/.installed
 	$(BIN)/python benchmarks/bench_rigid.py --traces $(TRACES)
 
 clean:
-	rm -rf $(VENV) runs build src/*.egg-info rust/target src/schedlab/engine/_core*.so
+	rm -rf $(VENV) runs build src/*.egg-info rust/target src/schedlab/native/_core*.so

@@ -195,7 +195,8 @@ def test_run_times_hidden_unless_clairvoyant(name):
     else:
         jobs = JobTable.from_arrays(submit=[0, 1], run_time=[5, 7], requested_time=[7, 9], procs=[1, 1])
         instance = Instance(jobs, Machine(2))
-    simulate(instance, policy, engine="python")  # the protocol's path (the compiled core never calls reset)
+    # the contract of the Python protocol (the compiled core's policies read only requested times)
+    simulate(instance, policy, engine="python")
     assert (seen["run_time"] is None) == (not policy.clairvoyant)
 
 

@@ -1,16 +1,22 @@
-//! schedlab's compiled core (`schedlab.engine._core`): the rigid-job engine with its built-in
-//! FCFS and EASY policies on columnar inputs. Python reaches it only through
+//! schedlab's compiled core (`schedlab.native._core`): the rigid-job engine with its built-in
+//! FCFS, EASY and conservative backfilling policies on columnar inputs; and, sharing no code
+//! with them, the validator's double-booking sweep and the allocation text of `jobs.csv`. Python reaches it only through
 //! `schedlab.policies.rigid.compiled`; the pure-Python engine and policies stay the reference.
 
+mod conservative;
+mod engine;
+mod fcfs;
 mod free_set;
+mod profile;
 mod queue;
-mod rigid;
 mod running;
+mod validate;
 
 use pyo3::buffer::{Element, PyBuffer};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyList, PyTuple};
+use pyo3::types::{PyBytes, PyList, PyString, PyTuple};
+use std::fmt::Write;
 
 fn column<T: Element + Copy>(py: Python<'_>, name: &str, obj: &Bound<'_, PyAny>) -> PyResult<Vec<T>> {
     let buf = PyBuffer::<T>::get(obj).map_err(|e| PyValueError::new_err(format!("column {name}: {e}")))?;
@@ -23,7 +29,8 @@ fn bytes<'py, T: Copy>(py: Python<'py>, data: &[T]) -> Bound<'py, PyBytes> {
     PyBytes::new(py, raw)
 }
 
-/// Simulate FCFS (`easy=False`) or EASY backfilling with first-fit allocation on `n_procs` processors.
+/// Simulate `policy` with first-fit allocation on `n_procs` processors: `fcfs`, `easy`,
+/// `conservative-full` or `conservative-start-now` (conservative backfilling and its compression).
 ///
 /// Columns (row-aligned, contiguous): submit, requested time and duration (float64), procs, rank
 /// in the queue order and the rows in submission order (int64). Returns the raw native-endian bytes
@@ -31,10 +38,10 @@ fn bytes<'py, T: Copy>(py: Python<'py>, data: &[T]) -> Bound<'py, PyBytes> {
 /// job r holds `[los[k], his[k])` for k in `offsets[r]..offsets[r + 1]`.
 #[pyfunction]
 #[allow(clippy::too_many_arguments)]
-#[pyo3(signature = (easy, n_procs, submit, procs, estimate, duration, rank, order))]
+#[pyo3(signature = (policy, n_procs, submit, procs, estimate, duration, rank, order))]
 fn simulate_rigid<'py>(
     py: Python<'py>,
-    easy: bool,
+    policy: &str,
     n_procs: i64,
     submit: &Bound<'py, PyAny>,
     procs: &Bound<'py, PyAny>,
@@ -56,13 +63,20 @@ fn simulate_rigid<'py>(
     if procs.iter().any(|&p| p < 0 || p > n_procs) {
         return Err(PyValueError::new_err("a job needs more processors than the machine has"));
     }
-    let in_range = |v: &[i64]| v.iter().all(|&x| x >= 0 && (x as usize) < n);
-    if !in_range(&rank) || !in_range(&order) {
-        return Err(PyValueError::new_err("rank and order must hold row numbers"));
+    let mut seen = vec![(false, false); n];
+    for (&r, &o) in rank.iter().zip(&order) {
+        if r < 0 || o < 0 || r as usize >= n || o as usize >= n || seen[r as usize].0 || seen[o as usize].1 {
+            return Err(PyValueError::new_err("rank and order must be permutations of the rows"));
+        }
+        seen[r as usize].0 = true;
+        seen[o as usize].1 = true;
+    }
+    if !["fcfs", "easy", "conservative-full", "conservative-start-now"].contains(&policy) {
+        return Err(PyValueError::new_err(format!("unknown policy {policy}")));
     }
     let outcome = py
         .allow_threads(|| {
-            let jobs = rigid::Jobs {
+            let jobs = engine::Jobs {
                 submit: &submit,
                 procs: &procs,
                 estimate: &estimate,
@@ -70,7 +84,13 @@ fn simulate_rigid<'py>(
                 rank: &rank,
                 order: &order,
             };
-            rigid::simulate(jobs, n_procs, easy)
+            match policy {
+                "fcfs" | "easy" => engine::run(jobs, n_procs, &mut fcfs::Fcfs::new(policy == "easy", &rank)),
+                _ => {
+                    let full = policy == "conservative-full";
+                    engine::run(jobs, n_procs, &mut conservative::Conservative::new(full, n_procs, &rank))
+                }
+            }
         })
         .map_err(PyValueError::new_err)?;
     Ok(vec![
@@ -122,9 +142,67 @@ fn allocation_tuples<'py>(
     PyList::new(py, jobs)
 }
 
+/// Rule 9 of the validator: replay the sorted `events` (e < m: release of execution e; m + e: its
+/// start) over the executions' flat ranges (execution e: `offsets[e]..offsets[e + 1]`, int64
+/// columns) and return the first clash as (processor, execution), or None.
+#[pyfunction]
+fn first_double_booking(
+    py: Python<'_>,
+    events: &Bound<'_, PyAny>,
+    m: usize,
+    offsets: &Bound<'_, PyAny>,
+    lo: &Bound<'_, PyAny>,
+    hi: &Bound<'_, PyAny>,
+    n_procs: usize,
+) -> PyResult<Option<(i64, usize)>> {
+    let events = column::<i64>(py, "events", events)?;
+    let offsets = column::<i64>(py, "offsets", offsets)?;
+    let lo = column::<i64>(py, "lo", lo)?;
+    let hi = column::<i64>(py, "hi", hi)?;
+    let ranges_ok = lo.len() == hi.len() && lo.iter().zip(&hi).all(|(&a, &b)| 0 <= a && a < b && b as usize <= n_procs);
+    let offsets_ok = offsets.len() == m + 1
+        && offsets.first() == Some(&0)
+        && offsets.windows(2).all(|w| w[0] <= w[1])
+        && offsets[m] as usize == lo.len();
+    if !ranges_ok || !offsets_ok || events.iter().any(|&ev| ev < 0 || ev as usize >= 2 * m) {
+        return Err(PyValueError::new_err("malformed executions"));
+    }
+    Ok(py.allow_threads(|| validate::first_double_booking(&events, m, &offsets, &lo, &hi, n_procs)))
+}
+
+/// Batsim's interval notation for every allocation of `allocs` (an iterable of None or tuples of
+/// `(lo, hi)` ranges): `((0, 4), (8, 9))` -> `"0-3 8"`, `""` for None or `()`; the text of
+/// `output.format_allocations`, written for `jobs.csv`.
+#[pyfunction]
+fn format_allocations<'py>(py: Python<'py>, allocs: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyList>> {
+    let mut out = Vec::new();
+    let mut text = String::new();
+    for alloc in allocs.try_iter()? {
+        let alloc = alloc?;
+        text.clear();
+        if !alloc.is_none() {
+            for range in alloc.try_iter()? {
+                let (lo, hi): (i64, i64) = range?.extract()?;
+                if !text.is_empty() {
+                    text.push(' ');
+                }
+                if hi - lo == 1 {
+                    write!(text, "{lo}").unwrap();
+                } else {
+                    write!(text, "{lo}-{}", hi - 1).unwrap();
+                }
+            }
+        }
+        out.push(PyString::new(py, &text));
+    }
+    PyList::new(py, out)
+}
+
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(simulate_rigid, m)?)?;
     m.add_function(wrap_pyfunction!(allocation_tuples, m)?)?;
+    m.add_function(wrap_pyfunction!(first_double_booking, m)?)?;
+    m.add_function(wrap_pyfunction!(format_allocations, m)?)?;
     Ok(())
 }

@@ -20,6 +20,11 @@ from schedlab.errors import ValidationError
 from schedlab.platform.intervals import format_allocation
 from schedlab.schedule import Instance, JobStatus, Schedule
 
+try:  # the compiled sweep of rule 9 (Rust, ``rust/src/validate.rs``: no code shared with the engine)
+    from schedlab.native import _core
+except ImportError:  # a source tree whose extension was not built: the big-integer sweep below runs
+    _core = None  # type: ignore[assignment]
+
 __all__ = ["validate"]
 
 _STARTED = (int(JobStatus.COMPLETED), int(JobStatus.KILLED))
@@ -522,7 +527,8 @@ def _check_moves(pieces, p_row, start, end, started, final_allocs, rows, ids) ->
 def _check_double_booking(*, exec_row, exec_start, exec_end, exec_alloc, n_final, lo, hi, count, ids, n_procs) -> None:
     """Rule 9: sweep start/end events in (time, releases first, execution) order.
 
-    The busy processors are one Python integer used as a bitset (bit p set
+    On the compiled core when it is built (a bitset of machine words, ranges set and cleared word by
+    word); else, the same sweep in Python: the busy processors are one Python integer used as a bitset (bit p set
     while processor p runs something): a start checks ``busy & mask`` and sets
     its bits, a release clears them, one big-integer operation each, so the
     cost per event is O(n_procs / 64) machine words, not one Python step per
@@ -536,10 +542,18 @@ def _check_double_booking(*, exec_row, exec_start, exec_end, exec_alloc, n_final
     times = np.concatenate([exec_end[live], exec_start[live]])
     kind = np.concatenate([np.zeros(live.size, dtype=np.int8), np.ones(live.size, dtype=np.int8)])
     code = np.concatenate([live, live + m])
-    events = code[np.lexsort((code, kind, times))].tolist()
+    events = code[np.lexsort((code, kind, times))]
+    if _core is not None:
+        offsets = np.concatenate([[0], np.cumsum(count)]).astype(np.int64)
+        clash = _core.first_double_booking(
+            np.ascontiguousarray(events, dtype=np.int64), m, offsets, lo.astype(np.int64), hi.astype(np.int64), n_procs
+        )
+        if clash is not None:
+            _report_double_booking(clash[0], clash[1], exec_row, exec_start, exec_end, n_final, lo, hi, count, ids)
+        return
     busy = 0
     running: dict[int, int] = {}
-    for ev in events:
+    for ev in events.tolist():
         if ev < m:
             busy ^= running.pop(ev)
         else:

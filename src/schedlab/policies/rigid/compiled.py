@@ -1,9 +1,10 @@
-"""FCFS and EASY on the compiled core: the whole simulation in one call, on the job table's columns.
+"""FCFS, EASY and conservative on the compiled core: the whole simulation in one call, on the job table's columns.
 
-The core (``schedlab.engine._core``, Rust, in ``rust/`` of the repository) implements the event
+The core (``schedlab.native._core``, Rust, in ``rust/`` of the repository) implements the event
 loop of :func:`~schedlab.engine.simulator.simulate` and the decisions of
-:class:`~schedlab.policies.rigid.fcfs.FCFS` and :class:`~schedlab.policies.rigid.fcfs.EASY`
-with first-fit (``basic``) allocation, for rigid jobs whose run time is read from the table
+:class:`~schedlab.policies.rigid.fcfs.FCFS`, :class:`~schedlab.policies.rigid.fcfs.EASY` and
+:class:`~schedlab.policies.rigid.conservative.Conservative` (both compressions; the same O(B)
+profile operations, at compiled speed) with first-fit (``basic``) allocation, for rigid jobs whose run time is read from the table
 (:class:`~schedlab.runtime.base.RigidRuntime`). Anything else (another allocator, a run-time
 model, a subclass) is left to the Python engine: :func:`run_compiled` then returns None. The
 Python policies are the oracles: the core is tested against them job for job.
@@ -14,7 +15,7 @@ allocation tuples the :class:`~schedlab.schedule.Schedule` holds.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import gc
 
 import numpy as np
 
@@ -22,11 +23,8 @@ from schedlab.policies.rigid.queue import ORDERS, priority_ranks
 from schedlab.runtime.base import RigidRuntime
 from schedlab.schedule import Instance, JobStatus, Schedule
 
-if TYPE_CHECKING:
-    from schedlab.policies.rigid.fcfs import FCFS
-
 try:
-    from schedlab.engine import _core
+    from schedlab.native import _core
 
     AVAILABLE = True
     """Whether the compiled core was built and imports."""
@@ -34,14 +32,19 @@ except ImportError:  # a source tree whose extension was not built: the Python e
     AVAILABLE = False
 
 
-def run_compiled(instance: Instance, policy: FCFS, *, easy: bool) -> Schedule | None:
-    """Simulate FCFS (or EASY when ``easy``) on the core; None when the core does not cover this run.
+KINDS = ("fcfs", "easy", "conservative-full", "conservative-start-now")
+"""The policies the core runs: FCFS, EASY, conservative with full or start-now compression."""
 
-    Covered: the ``basic`` allocator, either queue order, jobs whose run-time model is the table's
+
+def run_compiled(instance: Instance, kind: str, *, order: str, allocator: str, describe: str) -> Schedule | None:
+    """Simulate policy ``kind`` (one of :data:`KINDS`) on the core; None when the core does not cover this run.
+
+    ``order``, ``allocator`` and ``describe`` are the policy's. Covered: the ``basic`` allocator,
+    either queue order, jobs whose run-time model is the table's
     own (no penalty, no partition model), on any platform (first fit ignores its shape, as the
     Python path's ``start_first_fit`` does). Every job fits the machine (the engine checked).
     """
-    if not AVAILABLE or policy.allocator != "basic" or policy.order not in ORDERS:
+    if not AVAILABLE or kind not in KINDS or allocator != "basic" or order not in ORDERS:
         return None
     if type(instance.runtime) is not RigidRuntime:
         return None
@@ -51,9 +54,11 @@ def run_compiled(instance: Instance, policy: FCFS, *, easy: bool) -> Schedule | 
     requested = np.ascontiguousarray(jobs.requested_time, dtype=np.float64)
     duration = np.minimum(jobs.run_time, jobs.requested_time).astype(np.float64)
     procs = np.ascontiguousarray(jobs.procs, dtype=np.int64)
-    rank = priority_ranks(jobs.submit, jobs.requested_time, jobs.id, policy.order).astype(np.int64)
-    order = np.lexsort((jobs.id, jobs.submit)).astype(np.int64)
-    raw = _core.simulate_rigid(easy, int(instance.platform.n_procs), submit, procs, requested, duration, rank, order)
+    rank = priority_ranks(jobs.submit, jobs.requested_time, jobs.id, order).astype(np.int64)
+    by_submit = np.lexsort((jobs.id, jobs.submit)).astype(np.int64)
+    raw = _core.simulate_rigid(
+        kind, int(instance.platform.n_procs), submit, procs, requested, duration, rank, by_submit
+    )
     start, end = (np.frombuffer(b, dtype=np.float64).copy() for b in raw[:2])
     offsets, los, his = (np.frombuffer(b, dtype=np.int64) for b in raw[2:])
     status = np.full(n, JobStatus.COMPLETED, dtype=np.int8)
@@ -63,11 +68,21 @@ def run_compiled(instance: Instance, policy: FCFS, *, easy: bool) -> Schedule | 
         end=end,
         status=status,
         alloc=allocations(offsets, los, his),
-        policy=policy.describe(),
+        policy=describe,
     )
 
 
 def allocations(offsets: np.ndarray, los: np.ndarray, his: np.ndarray) -> list:
     """Flat ranges back to one allocation tuple per job: job r holds ``[los[k], his[k])`` for
-    ``k`` in ``offsets[r]:offsets[r + 1]`` (built by the core: a Python loop costs a second on 450k jobs)."""
-    return _core.allocation_tuples(offsets, los, his)
+    ``k`` in ``offsets[r]:offsets[r + 1]`` (built by the core: a Python loop costs a second on 450k jobs).
+
+    The cyclic garbage collector is paused meanwhile: millions of new tuples of ints (which form no cycle)
+    would trigger a few hundred collections, 3/4 of the time here.
+    """
+    paused = gc.isenabled()
+    gc.disable()
+    try:
+        return _core.allocation_tuples(offsets, los, his)
+    finally:
+        if paused:
+            gc.enable()

@@ -56,8 +56,10 @@ from schedlab.engine.simulator import Context
 from schedlab.errors import InputError, SchedlabError
 from schedlab.parameters import Param
 from schedlab.policies.rigid.allocators import policy_allocator, split_name
+from schedlab.policies.rigid.compiled import run_compiled
 from schedlab.policies.rigid.profile import INF, Profile, SetProfile
 from schedlab.policies.rigid.queue import ORDERS, priority_ranks
+from schedlab.schedule import Instance, Schedule
 
 COMPRESSIONS = ("full", "start-now")
 PROFILES = ("counts", "sets")
@@ -141,6 +143,14 @@ class Conservative:
         extra += "" if self.profile_kind == "counts" else f", profile={self.profile_kind}"
         extra += "" if self.estimate_kind == "requested" else f", estimate={self.estimate_kind}"
         return f"{self.name}(order={self.order}, compress={self.compress}{extra})"
+
+    def compiled_run(self, instance: Instance) -> Schedule | None:
+        """The whole run on the compiled core (:mod:`~schedlab.policies.rigid.compiled`), or None where
+        it does not apply (another allocator, a run-time model, a subclass); same schedule as the event loop."""
+        if type(self) is not Conservative or self.compress not in COMPRESSIONS:
+            return None
+        kind = f"conservative-{self.compress}"
+        return run_compiled(instance, kind, order=self.order, allocator=self.allocator, describe=self.describe())
 
     def reset(self, ctx: Context) -> None:
         if self.order not in ORDERS:

@@ -64,7 +64,8 @@ class FCFS:
         it does not apply (another allocator, a run-time model, a subclass); same schedule as the event loop."""
         if type(self) not in (FCFS, EASY):
             return None
-        return run_compiled(instance, self, easy=type(self) is EASY)
+        kind = "easy" if type(self) is EASY else "fcfs"
+        return run_compiled(instance, kind, order=self.order, allocator=self.allocator, describe=self.describe())
 
     def reset(self, ctx: Context) -> None:
         if self.order not in ORDERS:
