@@ -126,6 +126,10 @@ def test_the_core_leaves_other_allocators_and_runtime_models_to_python():
     assert make_policy("easy").compiled_run(penalised) is None
     assert make_policy("conservative", {"allocator": "beloc"}).compiled_run(tree) is None
     assert make_policy("conservative").compiled_run(penalised) is None
+    # the thesis's ch. 4 settings: a set profile, or reservations as long as the real run times
+    assert make_policy("conservative", {"profile": "sets"}).compiled_run(instance) is None
+    assert make_policy("conservative", {"estimate": "exact"}).compiled_run(instance) is None
+    assert make_policy("conservative").compiled_run(instance) is not None
     with pytest.raises(InputError, match="does not run easy"):
         simulate(instance, make_policy("easy", {"allocator": "becont"}), engine="core")
     # engine auto falls back to the event loop, with the same result as engine python

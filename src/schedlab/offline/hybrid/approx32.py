@@ -12,8 +12,6 @@ from functools import partial
 from time import perf_counter
 
 import numpy as np
-from scipy.optimize import Bounds, LinearConstraint, milp
-from scipy.sparse import coo_array
 
 from schedlab.errors import ArgumentError
 from schedlab.offline.hybrid.bisection import dual_search
@@ -142,6 +140,9 @@ def approx32_detail(
         upper = np.concatenate([upper, [1.5 * lam]])
         integrality = np.concatenate([integrality, [0]])
         nv += 1
+    from scipy.optimize import Bounds, LinearConstraint, milp  # imported here: scipy costs every command's start
+    from scipy.sparse import coo_array
+
     A = coo_array((np.asarray(v, dtype=float), (np.asarray(r), np.asarray(c))), shape=(len(lb), nv)).tocsr()
     t0 = perf_counter()
     with quiet_solver():  # HiGHS's own messages never reach the terminal

@@ -39,8 +39,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-import scipy.sparse as sp
-from scipy.optimize import linprog
 
 from schedlab.errors import SchedlabError
 from schedlab.offline.quiet import quiet_solver
@@ -105,6 +103,9 @@ def solve_lp(inst: IOInstance, *, formulation: str = "differences") -> LPSolutio
     """
     if formulation not in FORMULATIONS:
         raise ValueError(f"formulation {formulation!r}, expected one of {FORMULATIONS}")
+    import scipy.sparse as sp  # imported here: scipy costs every command's start
+    from scipy.optimize import linprog
+
     lows, highs, M = footprints(inst)
     n = inst.n
     if n == 0:

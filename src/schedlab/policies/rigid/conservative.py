@@ -146,8 +146,11 @@ class Conservative:
 
     def compiled_run(self, instance: Instance) -> Schedule | None:
         """The whole run on the compiled core (:mod:`~schedlab.policies.rigid.compiled`), or None where
-        it does not apply (another allocator, a run-time model, a subclass); same schedule as the event loop."""
+        it does not apply (another allocator, a set profile, exact reservations, a run-time model, a subclass);
+        same schedule as the event loop."""
         if type(self) is not Conservative or self.compress not in COMPRESSIONS:
+            return None
+        if self.profile_kind != "counts" or self.estimate_kind != "requested":  # the core plans on requested times
             return None
         kind = f"conservative-{self.compress}"
         return run_compiled(instance, kind, order=self.order, allocator=self.allocator, describe=self.describe())
