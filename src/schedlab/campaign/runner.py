@@ -344,7 +344,8 @@ def _clamp_dedicated(config: RunConfig, params: dict, m_inst: int, row: dict) ->
     if dict(config.tasks or ()).get("clamp_dedicated", True) and wanted > m_inst - 1:
         if m_inst < 2:
             raise InputError(
-                "policy", message=f"m_inst = {m_inst}: no room for a dedicated pool (reading LMT-A7, docs/readings.md), run skipped"
+                "policy",
+                message=f"m_inst = {m_inst}: no room for a dedicated pool (reading LMT-A7, docs/readings.md), run skipped",
             )
         used = m_inst - 1
     row["dedicated_used"] = used

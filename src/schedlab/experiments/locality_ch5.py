@@ -8,7 +8,7 @@ specification (TOML, written to ``<out>/campaigns``) with a workload on the trac
 (:data:`TRACES` ``levels``, recorded in every output), ``penalty = "quadratic:2"`` (F = 2),
 ``instances`` random runs of the trace's Table 5.2 number of contiguous 7-day periods, and conservative
 backfilling (reassignment moves a waiting job only to now: ``compress = "start-now"``, section 5.5) with the
-allocators basic, becont (largest runs first, spec ambiguity 1), beloc and beplat;
+allocators basic, becont (largest runs first, reading M45-1), beloc and beplat;
 the forced cont, loc and plat only when asked (default: not with ``quick``) and only on platforms of at
 most :data:`SMALL` processors (their reservations are slow). All campaigns share one store
 (``<out>/store``), so a re-run skips stored runs.
@@ -225,7 +225,7 @@ def write_campaigns(out, plan_: Plan) -> list[Path]:
 
 
 def normalised(results: pd.DataFrame, metrics=METRICS, base: str = "basic") -> pd.DataFrame:
-    """Spec 5.2's normalisation: one row per (workload, label, metric) with ``n`` (instances), ``mean`` (raw),
+    """The normalisation of Mendonca (2017), section 5.7: one row per (workload, label, metric) with ``n`` (instances), ``mean`` (raw),
     ``base_mean`` (basic's mean over its instances) and ``normalised`` = mean over instances of
     ``value / base_mean`` (so basic = 1; NaN without a basic run or when its mean is 0). Finished runs only."""
     finished = done(results)

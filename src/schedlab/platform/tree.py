@@ -6,7 +6,7 @@ blocks, clusters, platform level); the ``levels`` format is schedlab's own.
 ``levels = [N_0 = 1, N_1, ..., N_D = m]``: ``N_d`` nodes at depth ``d``, the
 ``N_{D-1}`` nodes just above the processors are the *clusters*, each a
 contiguous range of ``l = ceil(m / N_{D-1})`` processor ids (the last one may
-be smaller when ``l`` does not divide ``m``, spec ambiguity 18). A node at
+be smaller when ``l`` does not divide ``m``, reading M45-18 in docs/readings.md). A node at
 depth ``d < D`` covers ``l * N_{D-1} / N_d`` consecutive ids, so processor
 ``p`` lies under node ``p // node_size[d]`` at depth ``d``.
 
