@@ -13,7 +13,7 @@ reordering the spec or adding policies keeps the ids of the runs that did not
 change, so a re-run skips them; names and labels in results always come from
 the current spec (see :func:`schedlab.campaign.store.campaign_results`).
 
-A workload with a ``tasks`` table (sequential tasks, Lucarelli, Mendonca and Trystram (2017)) adds its
+A workload with a ``tasks`` table (sequential tasks, Lucarelli, Mendonca and Trystram 2017) adds its
 conversion settings to the key; the keys, hence the ids, of other workloads
 are unchanged. Its jobs are those of :func:`task_jobs`, and a random window
 that holds no job is redrawn from the same generator (reading LMT-A9, docs/readings.md).

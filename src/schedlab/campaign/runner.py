@@ -11,7 +11,7 @@ so workers need no shared file system and a killed campaign loses at most the
 runs in flight. A run that raises is stored as ``failed`` with its error and
 the campaign goes on.
 
-A run of a tasks workload (Lucarelli, Mendonca and Trystram (2017)) converts its window's jobs to sequential
+A run of a tasks workload (Lucarelli, Mendonca and Trystram 2017) converts its window's jobs to sequential
 tasks (:func:`task_instance`) and stores, besides the usual metrics, the
 columns of :data:`schedlab.campaign.store.TASK_COLUMNS` (:func:`task_metrics`).
 A run of a workload whose jobs become moldable tasks (``moldable``) draws its

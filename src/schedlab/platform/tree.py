@@ -1,7 +1,7 @@
 """A hierarchical (fat-tree) platform: processors at the leaves, clusters under the lowest switches.
 
 Source: Mendonca (2017), ch.4 section 4.3 and ch.5 section 5.3 (the tree,
-blocks, clusters, platform level); the ``levels`` format is schedlab's own.
+blocks, clusters, platform level).
 
 ``levels = [N_0 = 1, N_1, ..., N_D = m]``: ``N_d`` nodes at depth ``d``, the
 ``N_{D-1}`` nodes just above the processors are the *clusters*, each a
@@ -158,7 +158,7 @@ class FatTree:
     def cluster_range(self, cluster: int) -> tuple[int, int]:
         return self.node_range(self.depth - 1, cluster)
 
-    # -- measures of an allocation (sections 4.3, 5.3)----------------------------
+    # -- measures of an allocation (sections 4.3, 5.3) --------------------------
     @staticmethod
     def blocks(alloc: Allocation) -> int:
         """``b_j``: maximal runs of consecutive ids (an Allocation's ranges never touch)."""
