@@ -1,7 +1,7 @@
 """How long do the hybrid CPU+GPU algorithms take on Table 3.1 instances, and how good are they?
 
 Question: does APPROX-3/2 (one HiGHS MILP per bisection step) solve the largest
-instance of spec 003 section 7.3 (n = 1000, m = 512, k = 16) within 120 s,
+instance of Table 3.1 of Bleuse (2017) (n = 1000, m = 512, k = 16) within 120 s,
 and how do the others compare? Generates the instance (generation time apart),
 runs every algorithm ``--repeat`` times (median of ``perf_counter``), validates
 each schedule, and prints a Markdown table: instance, algorithm, median s,

@@ -1,9 +1,9 @@
-"""Time the sequential-task policies of seed 004 on a random trace window and print a Markdown table.
+"""Time the sequential-task policies of Lucarelli, Mendonca and Trystram (2017) on a random trace window and print a Markdown table.
 
 Each policy runs in its own process so that peak memory (``ru_maxrss``) is its
 own: read the trace, cut the window, convert jobs to tasks (conversion C),
 simulate, validate. Defaults: a 60-day window of CEA-Curie (about 65k tasks),
-the Table II parameters of seed 004 for Curie.
+the Table II parameters of Lucarelli, Mendonca and Trystram (2017) for Curie.
 
     python benchmarks/bench_tasks.py --trace ../shared/traces/CEA-Curie-2011-2.1-cln.swf.gz --days 60 --seed 1
 """
@@ -17,7 +17,7 @@ import subprocess
 import sys
 import time
 
-# seed 004 Table II, Curie row
+# Lucarelli, Mendonca and Trystram (2017), Table II, Curie row
 POLICIES = {
     "gspt": {},
     "spt": {},

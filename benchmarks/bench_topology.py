@@ -3,7 +3,7 @@
 One question: the wall time and peak memory of ``conservative`` with a
 topology-aware allocator (``beplat`` by default) and the quadratic F = 2
 run-time penalty, against the same run with ``basic``, on the full KTH-SP2
-trace and one week of RICC (spec 000-ch4-5 section 5.2 platforms:
+trace and one week of RICC (schedlab's platforms for Mendonca 2017, section 5.7:
 ``fat-tree:1,2,10,100`` and ``fat-tree:1,2,64,8192``).
 
 Each run is its own process (peak memory = ``ru_maxrss``); the table shows

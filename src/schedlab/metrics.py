@@ -68,8 +68,8 @@ def job_metrics(instance: Instance, schedule: Schedule, *, tau: float = 10.0) ->
     """Per-job waiting time, response time, slowdown and bounded slowdowns.
 
     Source: bounded slowdown as defined by Feitelson et al. [1]_ (the PWA
-    convention); the unclamped variant is the one of seed 000 ch.5 and seed
-    004 ("bounded stretch").
+    convention); the unclamped variant is the one of Mendonca (2017) ch.5 and
+    Lucarelli, Mendonca and Trystram (2017) ("bounded stretch").
     Cost: O(n) numpy operations.
 
     For job ``i`` with submit ``r``, final start ``s`` and final end ``e``:
@@ -80,7 +80,7 @@ def job_metrics(instance: Instance, schedule: Schedule, *, tau: float = 10.0) ->
       (aborted pieces are not counted: their work was lost)
     - ``slowdown = response / execution`` (Batsim's ``stretch``)
     - ``bsld = max(1, response / max(execution, tau))`` (Feitelson et al. [1]_)
-    - ``bsld_unclamped = response / max(execution, tau)`` (seeds 000 and 004):
+    - ``bsld_unclamped = response / max(execution, tau)`` (Mendonca 2017; Lucarelli, Mendonca and Trystram 2017):
       below 1 for jobs shorter than ``tau`` that barely wait.
 
     Parameters
@@ -131,7 +131,8 @@ def aggregate(instance: Instance, schedule: Schedule, *, tau: float = 10.0) -> d
     """Summary numbers of a schedule, as plain JSON-able values.
 
     Source: DESIGN.md outputs (``metrics.json``); bounded slowdown per
-    Feitelson et al. [1]_, its unclamped variant per seeds 000 ch.5 and 004.
+    Feitelson et al. [1]_, its unclamped variant per Mendonca (2017) ch.5 and
+    Lucarelli, Mendonca and Trystram (2017).
     Cost: O(n + a) for n jobs and a aborted pieces.
 
     The per-job metrics of :func:`job_metrics` are aggregated over the

@@ -334,14 +334,14 @@ register(
 )
 
 for _cls, _section in (
-    (GSPT, "III-A"),
-    (GSPTRD, "III-B"),
-    (GSPTRR, "III-C"),
-    (SPT, "III-A"),
-    (SPTRD, "III-B"),
-    (SPTRR, "III-C"),
-    (GSRPT, "III-A"),
-    (SRPT, "III-A"),
+    (GSPT, "IV-A"),
+    (GSPTRD, "IV-B"),
+    (GSPTRR, "IV-C"),
+    (SPT, "IV-A"),
+    (SPTRD, "IV-B"),
+    (SPTRR, "IV-C"),
+    (GSRPT, "IV-A"),
+    (SRPT, "IV-A"),
 ):
     register(
         _cls.name,

@@ -13,10 +13,10 @@ reordering the spec or adding policies keeps the ids of the runs that did not
 change, so a re-run skips them; names and labels in results always come from
 the current spec (see :func:`schedlab.campaign.store.campaign_results`).
 
-A workload with a ``tasks`` table (sequential tasks, seed 004) adds its
+A workload with a ``tasks`` table (sequential tasks, Lucarelli, Mendonca and Trystram 2017) adds its
 conversion settings to the key; the keys, hence the ids, of other workloads
 are unchanged. Its jobs are those of :func:`task_jobs`, and a random window
-that holds no job is redrawn from the same generator (spec 004 A9).
+that holds no job is redrawn from the same generator (reading LMT-A9, docs/readings.md).
 
 A workload whose jobs become moldable tasks (``moldable``, Saule, Bozdag and
 Catalyurek 2014) adds its settings to the key under ``moldable``; its
@@ -25,7 +25,7 @@ with seed ``seed + index``; their number is not in the key, so adding
 instances keeps the ids of the first ones).
 
 Windows enter the key as their bounds only, never the way they were sampled,
-so a sampling mode (``sample = "period-runs"``, spec 000-ch4-5 section 5.2)
+so a sampling mode (``sample = "period-runs"``, Mendonca 2017, section 5.7)
 adds no key and the ids of the other modes are unchanged.
 """
 
@@ -345,7 +345,7 @@ def task_jobs(path: str, *, procs: int | None = None, window: tuple[float, float
     """The jobs a tasks workload converts, as an Instance (parallel jobs, the trace's machine) and its report.
 
     The filters of :func:`schedlab.workload.tasks.load_tasks` (status 1, run time > 0, processors > 0,
-    spec 004 A10), the workload's ``window`` filter, and the allocated processors kept for conversion (A8).
+    reading LMT-A10), the workload's ``window`` filter, and the allocated processors kept for conversion (LMT-A8).
     """
     from schedlab.platform.homogeneous import Machine
     from schedlab.schedule import Instance
@@ -359,7 +359,7 @@ def task_jobs(path: str, *, procs: int | None = None, window: tuple[float, float
 def _redraw_empty(
     jobs, drawn: list[tuple[float, float]], length: float, rng, where: str, source: str
 ) -> list[tuple[float, float]]:
-    """``drawn`` with every window holding no job replaced by further draws of ``rng`` (in order; spec 004 A9)."""
+    """``drawn`` with every window holding no job replaced by further draws of ``rng`` (in order; reading LMT-A9)."""
     from schedlab.workload.windows import cut, random_windows
 
     out = []

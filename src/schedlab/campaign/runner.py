@@ -11,7 +11,7 @@ so workers need no shared file system and a killed campaign loses at most the
 runs in flight. A run that raises is stored as ``failed`` with its error and
 the campaign goes on.
 
-A run of a tasks workload (seed 004) converts its window's jobs to sequential
+A run of a tasks workload (Lucarelli, Mendonca and Trystram 2017) converts its window's jobs to sequential
 tasks (:func:`task_instance`) and stores, besides the usual metrics, the
 columns of :data:`schedlab.campaign.store.TASK_COLUMNS` (:func:`task_metrics`).
 A run of a workload whose jobs become moldable tasks (``moldable``) draws its
@@ -329,14 +329,14 @@ def task_instance(config: RunConfig):
         jobs = shift_to_zero(cut(jobs, config.window), origin=config.window[0])
     options: dict = dict(config.tasks)
     tasks = convert(jobs, report.machine_procs, conversion=options["conversion"], rounding=options["rounding"])
-    if options.get("m_inst") is not None:  # spec A18, fixed processor count: same tasks, another machine
+    if options.get("m_inst") is not None:  # reading LMT-A18, fixed processor count: same tasks, another machine
         m = int(options["m_inst"])
         tasks = replace(tasks, n_procs=m, load=tasks.load * tasks.n_procs / m)
     return replace(tasks, window=config.window), report
 
 
 def _clamp_dedicated(config: RunConfig, params: dict, m_inst: int, row: dict) -> dict:
-    """Spec 004 A7: m_d above m_inst - 1 becomes m_inst - 1 (when the workload clamps); recorded in the row."""
+    """Reading LMT-A7 (docs/readings.md): m_d above m_inst - 1 becomes m_inst - 1 (when the workload clamps); recorded in the row."""
     if "dedicated" not in params:
         return params
     wanted = int(params["dedicated"])
@@ -344,7 +344,8 @@ def _clamp_dedicated(config: RunConfig, params: dict, m_inst: int, row: dict) ->
     if dict(config.tasks or ()).get("clamp_dedicated", True) and wanted > m_inst - 1:
         if m_inst < 2:
             raise InputError(
-                "policy", message=f"m_inst = {m_inst}: no room for a dedicated pool (spec 004 A7), run skipped"
+                "policy",
+                message=f"m_inst = {m_inst}: no room for a dedicated pool (reading LMT-A7, docs/readings.md), run skipped",
             )
         used = m_inst - 1
     row["dedicated_used"] = used

@@ -118,7 +118,7 @@ class WindowSpec(_Model):
     ``sample = "periods"``: consecutive periods of ``length`` from the first
     submit time (:func:`~schedlab.workload.windows.periods`); ``count``, when
     given, keeps the first ``count``.
-    ``sample = "period-runs"`` (spec 000-ch4-5 section 5.2): ``count`` windows,
+    ``sample = "period-runs"`` (Mendonca 2017, section 5.7): ``count`` windows,
     each ``periods`` consecutive periods of ``length`` (default 1), their start
     periods drawn uniformly without replacement while possible
     (:func:`~schedlab.workload.windows.period_runs`), with the same generator
@@ -167,14 +167,14 @@ class GenerateSpec(_Model):
 
 
 class TaskSpec(_Model):
-    """Turn the workload's parallel jobs into sequential tasks (seed 004; spec 004-redirections section 4).
+    """Turn the workload's parallel jobs into sequential tasks (Lucarelli, Mendonca and Trystram (2017), section V-A).
 
     Jobs are filtered as :func:`schedlab.workload.tasks.load_tasks` does (status 1, run time > 0,
-    processors > 0: A10); each window is shifted to start at 0 and converted by ``conversion``
-    (default C: p = (q/Q) e on m/Q processors, m/Q rounded by ``rounding``: A7). Random windows that
-    hold no job are redrawn (A9). With ``clamp_dedicated``, a policy's ``dedicated`` (m_d) larger than
-    m_inst - 1 is lowered to m_inst - 1 and recorded in ``dedicated_used`` (A7). ``m_inst`` fixes the
-    number of processors of every window instead of the converted m/Q (A18 ``m_mode = fixed:<k>``; e.g.
+    processors > 0: reading LMT-A10 in docs/readings.md); each window is shifted to start at 0 and converted by ``conversion``
+    (default C: p = (q/Q) e on m/Q processors, m/Q rounded by ``rounding``: LMT-A7). Random windows that
+    hold no job are redrawn (LMT-A9). With ``clamp_dedicated``, a policy's ``dedicated`` (m_d) larger than
+    m_inst - 1 is lowered to m_inst - 1 and recorded in ``dedicated_used`` (LMT-A7). ``m_inst`` fixes the
+    number of processors of every window instead of the converted m/Q (LMT-A18; e.g.
     Table I's count); task lengths are unchanged, so the load changes.
     """
 
@@ -396,7 +396,7 @@ def _check(campaign: Campaign) -> None:
                 None,
                 f"workloads[{i}].status",
                 repr(workload.status),
-                "1 or nothing for a tasks workload (spec 004 A10)",
+                "1 or nothing for a tasks workload (reading LMT-A10, docs/readings.md)",
             )
         if workload.windows is not None:
             _check_windows(source, i, workload.windows)

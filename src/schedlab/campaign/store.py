@@ -124,7 +124,7 @@ TOPOLOGY_COLUMNS: tuple[tuple[str, pa.DataType], ...] = (
     ("sum_stretch", pa.float64()),
 )
 """Columns of runs on a fat tree (a workload with ``platform``): the platform and penalty as written, and
-:func:`schedlab.metrics.topology_metrics` (seed 000 ch.4-5)."""
+:func:`schedlab.metrics.topology_metrics` (Mendonca 2017, chapters 4-5)."""
 
 
 PARTITION_COLUMNS: tuple[tuple[str, pa.DataType], ...] = (

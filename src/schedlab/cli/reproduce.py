@@ -174,8 +174,8 @@ def redirections(
     force: Annotated[bool, typer.Option(help="Write into a non-empty --out (its stored runs are reused).")] = False,
     quiet: QuietOption = False,
 ) -> None:
-    """Seed 004 experiment: task windows of the paper's 7 PWA traces, SPT families with and without redirection, Table I,
-    Figs 3-10 and the six claims checked (spec 004-redirections section 5)."""
+    """The experiment of Lucarelli, Mendonca and Trystram (2017), section V: task windows of the paper's 7 PWA traces, SPT families with and without redirection, Table I,
+    Figs 3-10 and the six claims of its section V checked."""
 
     began = time.perf_counter()
     with one_line_errors():
@@ -227,7 +227,7 @@ def locality_ch5(
     quiet: QuietOption = False,
 ) -> None:
     """Mendonca (2017) ch. 5: 7-day periods of the six Table 5.2 traces on fat trees, quadratic penalty F = 2,
-    conservative backfilling with topology-aware allocators, normalised to basic (spec 000-ch4-5 section 5.2)."""
+    conservative backfilling with topology-aware allocators, normalised to basic (Mendonca 2017, section 5.7)."""
 
     began = time.perf_counter()
     with one_line_errors():

@@ -49,7 +49,7 @@ def _lengths(text: str) -> tuple[int, ...]:
 
 def _default_cpus(gpus: int) -> int:
     """One core per CPU worker, less one host core per GPU worker (section 2.5.1: GPU workers use host CPU time)."""
-    return max(1, (os.cpu_count() or 1) - gpus)  # spec ambiguity 7
+    return max(1, (os.cpu_count() or 1) - gpus)  # reading M2-7, docs/readings.md
 
 
 @swdual_app.command("generate")

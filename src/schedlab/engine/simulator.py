@@ -241,7 +241,7 @@ class Context:
     def preempt(self, row: int) -> None:
         """Stop running job ``row`` now, keeping its work: it waits and, started again, runs only what is left.
 
-        Preempt-and-resume, for the preemptive reference policies of seed 004 (SRPT, GSRPT); not available
+        Preempt-and-resume, for the preemptive reference policies of Lucarelli, Mendonca and Trystram (2017) (SRPT, GSRPT); not available
         with a run-time model, whose run time depends on the allocation.
         """
         if not self._fixed:

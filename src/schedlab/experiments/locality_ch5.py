@@ -1,26 +1,26 @@
 """Mendonca (2017) ch. 5 through the campaign runner: topology-aware allocators on 7-day periods of PWA traces.
 
-Source: seed 000 (thesis) chapter 5; spec 000-ch4-5-backfilling-locality sections 5.2 (instances,
-Table 5.2, the per-platform ``levels`` defaults [inf]), 6 (Figs 5.8-5.16) and 7.
+Source: Mendonca (2017), chapter 5 (instances and Table 5.2, section 5.7; Figs 5.8-5.16); the
+per-platform ``levels`` are schedlab's (reading M45-10, docs/readings.md).
 
 For each of the six platforms of Table 5.2 (Curie, HPC2N, KTH-SP2, LLNL-Thunder, RICC, SDSC-Blue), one campaign
 specification (TOML, written to ``<out>/campaigns``) with a workload on the trace's fat tree
 (:data:`TRACES` ``levels``, recorded in every output), ``penalty = "quadratic:2"`` (F = 2),
 ``instances`` random runs of the trace's Table 5.2 number of contiguous 7-day periods, and conservative
-backfilling (reassignment moves a waiting job only to now: ``compress = "start-now"``, spec 4.2) with the
-allocators basic, becont (largest runs first, spec ambiguity 1), beloc and beplat;
+backfilling (reassignment moves a waiting job only to now: ``compress = "start-now"``, section 5.5) with the
+allocators basic, becont (largest runs first, reading M45-1), beloc and beplat;
 the forced cont, loc and plat only when asked (default: not with ``quick``) and only on platforms of at
 most :data:`SMALL` processors (their reservations are slow). All campaigns share one store
 (``<out>/store``), so a re-run skips stored runs.
 
-Instances (spec 5.2): the trace is cut into 7-day periods aligned on its first submission; an instance is a
+Instances (section 5.7): the trace is cut into 7-day periods aligned on its first submission; an instance is a
 run of :attr:`TraceInfo.periods` contiguous periods (Curie 3, RICC 2, others 1), its start period drawn
 uniformly without replacement while possible with the campaign's seed (the campaign runner's
 ``sample = "period-runs"``, :func:`schedlab.workload.windows.period_runs`; runs holding no job are never
 drawn); it holds the jobs submitted in its periods, shifted to 0, size > m dropped by the platform; the trace
 is otherwise unfiltered (wall times and run times kept).
 
-Normalisation (spec 5.2): per (platform, metric), ``norm = value / mean over instances of basic's value``;
+Normalisation (section 5.7): per (platform, metric), ``norm = value / mean over instances of basic's value``;
 a variant's bar is the mean of ``norm`` (basic = 1). :func:`normalised` computes it, :func:`check_claim`
 checks "Full Locality (beplat/plat) best on sum flow, platform-level factor and success rate on most platforms".
 """
@@ -60,7 +60,7 @@ PERIOD_DAYS = 7.0
 
 @dataclass(frozen=True, slots=True)
 class TraceInfo:
-    """One platform of Table 5.2: trace file, fat-tree ``levels`` (spec 5.2 defaults [inf]), cluster size
+    """One platform of Table 5.2: trace file, fat-tree ``levels`` (reading M45-10, docs/readings.md), cluster size
     ``l`` (the last switch level's nodes), the number of contiguous 7-day periods per instance, and Table
     5.2's processors and (whole-trace) jobs."""
 
@@ -88,7 +88,7 @@ TRACES: dict[str, TraceInfo] = {
     "RICC": TraceInfo("RICC-2010-2.swf.gz", (1, 2, 64, 8192), 128, 2, 8192, 431547),
     "SDSC-Blue": TraceInfo("SDSC-BLUE-2000-4.1-cln.swf.gz", (1, 2, 36, 1152), 32, 1, 1152, 195587),
 }
-"""The six platforms of Table 5.2 (Mendonca 2017, section 5.7), with spec 5.2's ``levels``."""
+"""The six platforms of Table 5.2 (Mendonca 2017, section 5.7), with schedlab's ``levels`` (reading M45-10)."""
 
 QUICK = ("KTH-SP2", "HPC2N")
 SMALL = 256
@@ -106,7 +106,7 @@ ALLOCATORS = {
 BEST_EFFORT = ("basic", "becont", "beloc", "beplat")
 FORCED = ("cont", "loc", "plat")
 METRICS = ("sum_flow", "sum_stretch", "contiguity_factor", "locality_factor", "platform_level_factor", "success_rate")
-"""Ch. 5 metrics (spec 2.5): sum flow, sum of bounded stretch (B = 10 s), the three factors and the success rate."""
+"""Ch. 5 metrics (Mendonca 2017, section 5.7): sum flow, sum of bounded stretch (B = 10 s), the three factors and the success rate."""
 HIGHER_IS_BETTER = frozenset({"success_rate"})
 TITLES = {
     "sum_flow": "sum flow (Fig. 5.8)",
@@ -122,7 +122,7 @@ CLAIM = (
     "and success rate on most platforms."
 )
 FULL_LOCALITY = ("beplat", "plat")
-"""The thesis' "Full Locality" variants (spec 6: "Full Locality" = beplat/plat)."""
+"""The thesis' "Full Locality" variants (section 5.6.4: "Full Locality" = beplat/plat)."""
 TIE = 1e-9
 
 
@@ -182,8 +182,8 @@ def _campaign_text(name: str, plan_: Plan) -> str:
     info = plan_.traces[name]
     trace = (plan_.traces_dir / info.file).as_posix()
     lines = [
-        f"# seed 000 ch. 5 reproduction, {name}: written by schedlab reproduce locality-ch5",
-        f"# levels {list(info.levels)} (spec 000-ch4-5 section 5.2 defaults), l = {info.cluster}, "
+        f"# Mendonca (2017) ch. 5 reproduction, {name}: written by schedlab reproduce locality-ch5",
+        f"# levels {list(info.levels)} (reading M45-10 in docs/readings.md), l = {info.cluster}, "
         f"{info.periods} period(s) of {PERIOD_DAYS:g} days per instance",
         f'name = "locality-ch5-{name}"',
         f"seed = {plan_.seed}",
@@ -225,7 +225,7 @@ def write_campaigns(out, plan_: Plan) -> list[Path]:
 
 
 def normalised(results: pd.DataFrame, metrics=METRICS, base: str = "basic") -> pd.DataFrame:
-    """Spec 5.2's normalisation: one row per (workload, label, metric) with ``n`` (instances), ``mean`` (raw),
+    """The normalisation of Mendonca (2017), section 5.7: one row per (workload, label, metric) with ``n`` (instances), ``mean`` (raw),
     ``base_mean`` (basic's mean over its instances) and ``normalised`` = mean over instances of
     ``value / base_mean`` (so basic = 1; NaN without a basic run or when its mean is 0). Finished runs only."""
     finished = done(results)
@@ -421,9 +421,9 @@ def write_report(out, results: pd.DataFrame, plan_: Plan, *, wall: float | None 
         f"{len(results)} runs ({len(failed)} not done){'' if wall is None else f' in {wall:.1f} s'}.",
         "Forced allocators: "
         + (f"on platforms of at most {SMALL} processors." if plan_.forced else "not run.")
-        + " becont = largest runs first (spec ambiguity 1).",
+        + " becont = largest runs first (reading M45-1, docs/readings.md).",
         "Values: mean over instances of value / basic's mean (basic = 1); lower is better except the success rate. "
-        "Fat-tree levels are the spec 5.2 defaults [inf], listed below.",
+        "Fat-tree levels are schedlab's choice (reading M45-10, docs/readings.md), listed below.",
         "",
     ]
     lines = header + ["## Platforms", ""] + markdown_table(setup)

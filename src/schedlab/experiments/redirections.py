@@ -1,15 +1,15 @@
-"""Seed 004's experiment through the campaign runner: redirection policies on task windows of 7 PWA traces.
+"""The experiment of Lucarelli, Mendonca and Trystram (2017) through the campaign runner, on 7 PWA traces.
 
-Source: seed 004 (Lucarelli, Machado Mendonca, Trystram, CCGRID 2017) section V;
-spec 004-redirections sections 4 (instances), 5 (Tables I and II, tuning grids,
-the six qualitative claims), 7 (A7 m_d clamping, A9 windows, A11 seeds) and 8.
+Source: Lucarelli, Mendonca and Trystram (2017), section V (instances, Tables
+I and II, the six qualitative claims); readings LMT-A7 (m_d clamping), LMT-A9
+(windows) and LMT-A11 (seeds) in docs/readings.md.
 
 The paper's 7 traces (Curie, HPC2N, KTH-SP2, LLNL-Thunder, Metacentrum, RICC,
 SDSC-Blue-4.1): for each trace, one campaign specification (TOML, written to
 ``<out>/campaigns``) with a tasks workload of ``windows`` random windows of the
 trace's Table I length, and the policies FCFS, GSPT, SPT, GSRPT and SRPT (when
 registered) and the four redirection variants with Table II's parameters. With
-``tuning``, one more campaign per trace holds the section 5 grids (RD: tau x m_d;
+``tuning``, one more campaign per trace holds the tuning grids (RD: tau x m_d;
 RR: c x m_d, b = 0.02). All campaigns share one store (``<out>/store``), so a
 re-run skips stored runs and a tuning point equal to Table II's is run once.
 
@@ -140,7 +140,7 @@ _REGISTRY = {
     "SPT-RR": "spt-rr",
 }
 METRICS = ("stretch_max", "stretch_sum", "stretch_l2", "flow_max", "flow_sum", "flow_l2")
-"""The paper's six objectives (spec section 2): bounded stretch (B = 10 s) and flow, max / total / L2 norm."""
+"""The paper's six objectives (section II): bounded stretch (B = 10 s) and flow, max / total / L2 norm."""
 _EXTRA = ("n_aborted", "n_preempted", "wasted_work", "dedicated_used", "n_jobs", "n_procs")
 B_RR = 0.02
 
@@ -148,11 +148,11 @@ B_RR = 0.02
 @dataclass(frozen=True)
 class Plan:
     """What to run: traces (names of :data:`TRACES`), windows per trace, window lengths (days), tuning grids,
-    master seed (window draws and RR draws, spec A11) and the traces folder.
+    master seed (window draws and RR draws, reading LMT-A11 in docs/readings.md) and the traces folder.
 
     ``m_mode``: ``formula`` (m_inst = round(m/Q), the default) or ``table1`` (Table I's processor count for
-    every window; spec A18). ``count_if_idle``: GSPT-RD also counts arrivals that start at once on an idle main
-    processor (the literal reading) or, by default, only arrivals that wait (spec A5).
+    every window; reading LMT-A18). ``count_if_idle``: GSPT-RD also counts arrivals that start at once on an idle main
+    processor (the literal reading) or, by default, only arrivals that wait (reading LMT-A5).
     """
 
     traces: tuple[str, ...]
@@ -250,7 +250,7 @@ def _campaign_text(name: str, plan_: Plan, policies: list[dict], suffix: str = "
     trace = (plan_.traces_dir / TRACES[name].file).as_posix()
     length = plan_.days[name]
     lines = [
-        f"# seed 004 reproduction, {name}{suffix}: written by schedlab reproduce redirections",
+        f"# Lucarelli, Mendonca and Trystram (2017) reproduction, {name}{suffix}: written by schedlab reproduce redirections",
         f'name = "redirections-{name}{suffix}"',
         f"seed = {plan_.seed}",
         "tau = 10.0",
@@ -357,7 +357,7 @@ def metric_table(results: pd.DataFrame, labels=LABELS) -> pd.DataFrame:
 
 
 TUNED_METRICS = ("stretch_sum", "stretch_max", "flow_sum")
-"""The objectives :func:`tuned_table` tunes for: the paper selected Table II on stretch (spec section 5)."""
+"""The objectives :func:`tuned_table` tunes for: the paper selected Table II on stretch (section V)."""
 _VARIANTS = ("SPT-RD", "GSPT-RD", "SPT-RR", "GSPT-RR")
 
 
@@ -666,7 +666,7 @@ def _claim6(done) -> Claim:
 
 
 def check_claims(results: pd.DataFrame, tuning: pd.DataFrame | None = None) -> list[Claim]:
-    """Check the paper's six qualitative claims (spec section 5) on a result table, where measurable.
+    """Check the paper's six qualitative claims (section V) on a result table, where measurable.
 
     ``results``: one row per run with ``workload`` (trace names of :data:`TRACES`), ``window_index``,
     ``label`` (:data:`LABELS`) and the :data:`METRICS`; ``tuning``: the tuning runs (``policy``,
@@ -824,15 +824,15 @@ def write_report(
         + (
             "round(m/Q) processors"
             if plan_.m_mode == "formula"
-            else "Table I's processor count (m_mode table1, spec A18)"
+            else "Table I's processor count (m_mode table1, reading LMT-A18 in docs/readings.md)"
         )
-        + "); releases shifted to 0; m_d clamped to m_inst - 1 (spec A7, column dedicated_used); GSPT-RD counts "
+        + "); releases shifted to 0; m_d clamped to m_inst - 1 (reading LMT-A7, column dedicated_used); GSPT-RD counts "
         + (
             "every shorter arrival, even one that starts at once on an idle main processor (the literal reading, "
             "--count-if-idle)."
             if plan_.count_if_idle
             else "an arrival only when it waits, no main processor being idle (heavy tasks delay short ones, "
-            "section III-B; the literal reading counts every arrival: --count-if-idle)."
+            "section IV-B; the literal reading counts every arrival: --count-if-idle)."
         )
         + " Stretch = F / max(p, 10 s), unclamped; totals are sums over tasks, norms L2.",
         "",

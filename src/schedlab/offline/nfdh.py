@@ -1,7 +1,7 @@
 """NFDH + list scheduling: an offline contiguous and local schedule within 2A/m + p_max (Theorem 4).
 
-Source: seed 000 ch.4 section 4.4, Theorem 4; spec 000-ch4-5 section 3
-("Thm 4 algorithm", an offline baseline and test oracle for the allocators).
+Source: Mendonca (2017), ch.4 section 4.4, Theorem 4 (the algorithm of its
+proof, an offline baseline and test oracle for the allocators).
 
 Every job becomes a rectangle of width ``size_j`` (processors) and height
 ``p_j``; Next-Fit Decreasing Height packs them, tallest first, into batches of

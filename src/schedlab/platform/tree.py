@@ -1,13 +1,12 @@
 """A hierarchical (fat-tree) platform: processors at the leaves, clusters under the lowest switches.
 
-Source: seed 000 ch.4 section 4.3 and ch.5 section 5.3 (Mendonca 2017);
-spec 000-ch4-5 section 2.1 (the ``levels`` format) and 2.3 (blocks, clusters,
-platform level).
+Source: Mendonca (2017), ch.4 section 4.3 and ch.5 section 5.3 (the tree,
+blocks, clusters, platform level).
 
 ``levels = [N_0 = 1, N_1, ..., N_D = m]``: ``N_d`` nodes at depth ``d``, the
 ``N_{D-1}`` nodes just above the processors are the *clusters*, each a
 contiguous range of ``l = ceil(m / N_{D-1})`` processor ids (the last one may
-be smaller when ``l`` does not divide ``m``, spec ambiguity 18). A node at
+be smaller when ``l`` does not divide ``m``, reading M45-18 in docs/readings.md). A node at
 depth ``d < D`` covers ``l * N_{D-1} / N_d`` consecutive ids, so processor
 ``p`` lies under node ``p // node_size[d]`` at depth ``d``.
 
@@ -132,7 +131,7 @@ class FatTree:
 
     def allocation_measures(self, allocs: list[Allocation | None], sizes: np.ndarray) -> dict[str, np.ndarray]:
         """Per-job ``blocks`` (b_j), ``clusters`` (K_j), ``min_clusters`` (K*_j), ``level`` (L) and ``min_level``
-        (L_min) of the allocations (spec 000-ch4-5 section 2.3), 0 where an allocation is None.
+        (L_min) of the allocations (Mendonca 2017, sections 4.3 and 5.3), 0 where an allocation is None.
 
         Cost: O(r + n D) for n allocations holding r ranges.
         """
@@ -159,7 +158,7 @@ class FatTree:
     def cluster_range(self, cluster: int) -> tuple[int, int]:
         return self.node_range(self.depth - 1, cluster)
 
-    # -- measures of an allocation (spec 2.3) --------------------------------
+    # -- measures of an allocation (sections 4.3, 5.3) --------------------------
     @staticmethod
     def blocks(alloc: Allocation) -> int:
         """``b_j``: maximal runs of consecutive ids (an Allocation's ranges never touch)."""

@@ -1,6 +1,6 @@
-"""Figures of the chapter 3 experiment of seed 003 (Figs 3.4-3.7 analogues), from ``runs.csv``/``steps.csv`` rows.
+"""Figures of the chapter 3 experiment of Bleuse (2017) (Figs 3.4-3.7 analogues), from ``runs.csv``/``steps.csv`` rows.
 
-Source: seed 003 ch. 3 section 3.6.3; spec 003-part1-hybrid sections 5.2 and 7.1.
+Source: Bleuse (2017), ch. 3 section 3.6.3 (Figs 3.4-3.7).
 Each function takes the rows of :func:`schedlab.experiments.hybrid.run_experiment`
 and writes one PNG (matplotlib, Agg backend, imported lazily); none prints.
 """

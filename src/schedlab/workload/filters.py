@@ -125,7 +125,7 @@ def to_jobs(
     Notes
     -----
     Cost: O(n), vectorised. On RICC-2010-2 with ``status=1`` this keeps the
-    431,547 jobs of seed 004's Table I.
+    431,547 jobs of Table I of Lucarelli, Mendonca and Trystram (2017).
     """
     unknown = [name for name in keep if name not in SWF_FIELDS]
     if unknown:

@@ -88,7 +88,7 @@ class HybridInstance:
 
         ``repair`` replaces moldable rows by their prefix minimum
         ``p̄'_{j,l} = min_{q<=l} p̄_{j,q}`` (time-monotone, same optimum); work
-        monotonicity is still checked afterwards (spec 003 ambiguity 13).
+        monotonicity is still checked afterwards (reading BH-13, docs/readings.md).
         """
         platform = HybridPlatform(m, k)
         n = len(tasks)
@@ -167,7 +167,7 @@ class HybridInstance:
     def gamma(self, h: float) -> np.ndarray:
         """Canonical CPU counts ``γ(j, h)``: the smallest ``l`` with ``p̄_{j,l} <= h``, or 0 if none.
 
-        Source: spec 003 section 2.2. Rows are non-increasing, so the count of
+        Source: Bleuse (2017), section 3.1. Rows are non-increasing, so the count of
         entries above ``h`` is the position of the first one at or below it.
         Cost: O(n m) vectorised (a binary search per row would be O(n log m)
         Python steps, slower for every m of Table 3.1).
@@ -323,8 +323,8 @@ def write_hybrid(instance: HybridInstance, path: str | Path) -> None:
 def generate_hybrid(n: int, m: int, k: int, *, rng: np.random.Generator, g_bound: str = "truncate") -> HybridInstance:
     """Random moldable instance of Table 3.1 (Amdahl CPU times, GPU factor of the m-CPU time).
 
-    Source: seed 003 ch. 3 section 3.6.1 (Table 3.1); spec 003 section 5.2 and
-    ambiguity 11.
+    Source: Bleuse (2017), ch. 3 section 3.6.1 (Table 3.1); reading BH-11
+    (docs/readings.md).
 
     Draws, in this order: ``p̄_{j,1} ~ U[10, 100]``, ``β_j ~ U[0, 0.5]``, then
     ``g_j ~ Normal(0.2, 0.5)`` bounded to ``[0.1, 1.5]``. Times:

@@ -1,15 +1,15 @@
-"""Independent sequential tasks from parallel-job traces: the conversions of seed 004.
+"""Independent sequential tasks from parallel-job traces: the conversions of Lucarelli, Mendonca and Trystram (2017).
 
-Source: seed 004 section V-A; spec 004-redirections section 4 and ambiguities
-A7 (processor count rounding), A8 (processors: allocated first), A9 (windows),
-A10 (filters: status 1, run time > 0, processors > 0; on RICC exactly 431,547 jobs).
+Source: Lucarelli, Mendonca and Trystram (2017), section V-A; readings (docs/readings.md)
+LMT-A7 (processor count rounding), LMT-A8 (processors: allocated first), LMT-A9 (windows),
+LMT-A10 (filters: status 1, run time > 0, processors > 0; on RICC exactly 431,547 jobs).
 
 Three conversions keep the total work divided by the number of processors:
 
 * ``A``: job j becomes q_j tasks of length e_j, on the m processors;
 * ``B``: one task of length q_j e_j, on the m processors;
 * ``C`` (the seed's choice, default): with Q the mean q_j of the instance,
-  one task of length (q_j / Q) e_j on m / Q processors, rounded (A7).
+  one task of length (q_j / Q) e_j on m / Q processors, rounded (LMT-A7).
 """
 
 from __future__ import annotations
@@ -50,7 +50,7 @@ class TaskWorkload:
 
 
 def job_processors(jobs: JobTable) -> np.ndarray:
-    """q_j: allocated processors (SWF field 5) when known, else requested (field 8): spec A8.
+    """q_j: allocated processors (SWF field 5) when known, else requested (field 8): reading LMT-A8.
 
     Uses the ``allocated_procs`` column kept by :func:`schedlab.workload.filters.to_jobs` when present.
     """
@@ -61,7 +61,7 @@ def job_processors(jobs: JobTable) -> np.ndarray:
 def convert(jobs: JobTable, n_procs: int, *, conversion: str = "C", rounding: str = "round") -> TaskWorkload:
     """Turn parallel jobs (run time e_j, processors q_j) into sequential tasks by conversion A, B or C.
 
-    Source: seed 004 section V-A; spec 004-redirections section 4, A7.
+    Source: Lucarelli, Mendonca and Trystram (2017), section V-A; reading LMT-A7.
     Guarantee: the total work divided by the number of processors is kept, exactly
     before rounding m / Q (tested).
     Cost: O(n) numpy (conversion A: O(sum q_j)).

@@ -1,8 +1,8 @@
 """Cut a workload into time windows: consecutive periods, random windows, runs of periods, shifted to zero.
 
 Source: issue 3 ("20 random windows of 7 days"); shared with the experiments
-that replay parts of a trace (seeds 000 ch.5, 004). :func:`period_runs` is
-spec 000-ch4-5 section 5.2's instance: a random run of contiguous 7-day periods.
+that replay parts of a trace (Mendonca 2017, ch.5; Lucarelli, Mendonca and Trystram 2017). :func:`period_runs` is
+the instance of Mendonca (2017), section 5.7: a random run of contiguous 7-day periods.
 
 A window is a half-open interval ``[start, end)`` of submit times, in the clock
 of the job table (SWF traces keep their own clock; see
@@ -147,7 +147,7 @@ def period_runs(
 ) -> list[tuple[float, float]]:
     """``count`` windows, each ``runs`` consecutive periods of :func:`periods`, with uniform random starts.
 
-    Source: spec 000-ch4-5 section 5.2 (seed 000 ch.5, Table 5.2): the trace is
+    Source: Mendonca (2017), ch.5 section 5.7 (Table 5.2): the trace is
     cut into periods of ``length`` aligned on the first submission; an instance
     is a random run of ``runs`` contiguous periods, its start period chosen
     uniformly, without replacement where possible.

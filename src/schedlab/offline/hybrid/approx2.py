@@ -1,6 +1,6 @@
 """APPROX-2: the polynomial dual 2-approximation for ``(Pm,Pk)|mold|Cmax``.
 
-Source: seed 003 ch. 3 section 3.5 ([Ble+17]); spec 003-part1-hybrid section 3.7.
+Source: Bleuse (2017), ch. 3 section 3.5.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ __all__ = ["approx2", "approx2_step"]
 def approx2_step(instance: HybridInstance, lam: float, *, fill: str = "le") -> tuple[Schedule | None, dict]:
     """One APPROX-2 step: canonical allotments ``γ(j, lam)``, GPUs filled by work ratio, CPUs list-scheduled.
 
-    Source: seed 003 ch. 3 section 3.5, Lemmas 3.8-3.9; spec 003 section 3.7.
+    Source: Bleuse (2017), ch. 3 section 3.5, Lemmas 3.8-3.9.
     Guarantee: if a lam-schedule exists, returns a schedule of makespan
     <= 2 lam; a rejection proves OPT > lam.
     Cost: O(n m) for the allotments (vectorised), O(n log n) for the sort and
@@ -28,7 +28,7 @@ def approx2_step(instance: HybridInstance, lam: float, *, fill: str = "le") -> t
 
     Notes
     -----
-    Spec 003 ambiguities 6 and 12: tasks go to the least loaded GPU while its
+    Readings BH-6 and BH-12 (docs/readings.md): tasks go to the least loaded GPU while its
     load is <= lam (``fill="lt"``: < lam); forced-GPU tasks first (row order). CPU list: forced-CPU
     tasks first, then decreasing CPU time (LPT), ties by row; the greedy may
     give non-contiguous CPU sets. Final check: reject if makespan > 2 lam.
@@ -79,7 +79,7 @@ def approx2_step(instance: HybridInstance, lam: float, *, fill: str = "le") -> t
 def approx2(instance: HybridInstance, *, cutoff: float = 1.01, fill: str = "le") -> Schedule:
     """APPROX-2: dual 2-approximation for moldable-on-CPU tasks, by bisection on λ.
 
-    Source: seed 003 ch. 3 section 3.5 ([Ble+17]); spec 003 sections 3.0 and 3.7.
+    Source: Bleuse (2017), ch. 3 section 3.5; reading BH-7.
     Guarantee: makespan <= 2 cutoff OPT (OPT over non-contiguous CPU sets).
     Cost: O(n (m + log n)) per step; 10-17 steps with cutoff 1.01.
 

@@ -1,7 +1,6 @@
 """APPROX-3/2: dual 3/2-approximation for ``(Pm,Pk)|mold|Cmax`` by seven task sets and an ILP.
 
-Source: seed 003 ch. 3 sections 3.3-3.4 ([Ble+17], IEEE TPDS 28(9) 2017);
-spec 003-part1-hybrid section 3.6.
+Source: Bleuse (2017), ch. 3 sections 3.3-3.4 (IEEE TPDS 28(9) 2017).
 """
 
 from __future__ import annotations
@@ -50,7 +49,7 @@ def eligible_sets(instance: HybridInstance, lam: float) -> tuple[np.ndarray, np.
     """The seven sets of Eq. 3.1: ``(eligible (n,7) bool, allot (n,7) int, cpu time (n,7))``.
 
     Thresholds lam/2, 3lam/4 and 3lam/2 are computed once and compared exactly
-    (spec 003 ambiguity 8).
+    (reading BH-8, docs/readings.md).
     """
     n = instance.n
     h2, h34, h32 = lam / 2, 3 * lam / 4, 3 * lam / 2
@@ -192,7 +191,7 @@ def _build(
     *,
     pair_ones: bool = False,
 ) -> Schedule:
-    """Step D: contiguous shelves in [0, 3lam/2] (spec 003 section 3.6 D), tasks by row within a block.
+    """Step D: contiguous shelves in [0, 3lam/2] (section 3.4; readings BH-9, BH-10), tasks by row within a block.
 
     ``pair_ones``: set (1) by non-increasing time, the ``left`` longest at the
     bottom and the others stacked longest-on-shortest (any pairing of two
@@ -325,8 +324,7 @@ def approx32_step(
 ) -> tuple[Schedule | None, dict]:
     """One APPROX-3/2 step: a contiguous schedule of makespan <= 3 lam / 2, or None.
 
-    Source: seed 003 ch. 3 sections 3.3-3.4, Eq. 3.1, Lemmas 3.1-3.6, Thm 3.7;
-    spec 003 section 3.6 (steps A-D).
+    Source: Bleuse (2017), ch. 3 sections 3.3-3.4, Eq. 3.1, Lemmas 3.1-3.6, Thm 3.7.
     Guarantee: a feasible ILP solution yields a schedule <= 3 lam/2 (Thm 3.4);
     if a lam-schedule exists the ILP is feasible (Thm 3.7), so a rejection
     proves OPT > lam.
@@ -335,7 +333,7 @@ def approx32_step(
 
     Notes
     -----
-    Choices (spec 003 section 3.6 D and ambiguities 8-10): the ILP minimises
+    Choices (readings BH-8 to BH-10, docs/readings.md): the ILP minimises
     W (the thesis's objective); set (1) tasks by row, the first ``left`` at the
     bottom; set (0) by non-increasing time onto the least loaded CPU, set (6)
     likewise on GPUs, both from the top of the gap; then left compaction.
@@ -347,8 +345,8 @@ def approx32_step(
     C1-C8 but minimises ``z >= p̄_{j,g3/2} x_j^(2)`` (the longest set-(2) task,
     the only CPU tasks longer than lam), then W with weight 1e-3/m, and pairs
     set (1) longest-on-shortest. Acceptance depends on feasibility alone, so
-    the accepted guesses and the 3/2 guarantee are unchanged (spec 003 section
-    3.6 C: "any feasible ILP solution builds a <= 3lam/2 schedule"; minimising
+    the accepted guesses and the 3/2 guarantee are unchanged (section
+    3.4: any feasible ILP solution builds a <= 3lam/2 schedule; minimising
     W only serves Thm 3.7's existence proof). Minimising W packs every task it
     can into set (2) (one CPU, time in (lam, 3lam/2]), so every accepted step
     ends near 3lam/2 (ratio 1.50 to the best lower bound at n = 1000, m = 512,
@@ -394,7 +392,7 @@ def approx32(
 ) -> Schedule:
     """APPROX-3/2: dual 3/2-approximation for moldable-on-CPU tasks (seven sets, ILP, contiguous shelves).
 
-    Source: seed 003 ch. 3 sections 3.3-3.4 ([Ble+17]); spec 003 sections 3.0 and 3.6.
+    Source: Bleuse (2017), ch. 3 sections 3.3-3.4; reading BH-7.
     Guarantee: makespan <= 3/2 cutoff OPT; CPU sets contiguous. The ILP is
     not polynomial (Thm 3.7 needs its exact feasibility).
     Cost: one MILP per bisection step; 10-17 steps with cutoff 1.01.

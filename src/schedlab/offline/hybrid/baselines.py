@@ -1,7 +1,7 @@
 """The SWDUAL baselines: EQUAL, PROPORTIONAL, SELF-SCHEDULING, CPU-only, GPU-only (and EFT).
 
-Source: seed 000 ch. 2 section 2.1; spec 000-ch2-swdual section 3.7
-(definitions are (inference) there: the thesis compares with standalone tools).
+Source: Mendonca (2017), ch. 2 section 2.1; the definitions are schedlab's
+(reading M2-10, docs/readings.md): the thesis compares with standalone tools.
 All use one CPU per task; the schedules use the true times of the chosen
 processor type.
 """
@@ -75,7 +75,7 @@ def _weighted_lpt(instance: HybridInstance, speed: np.ndarray, name: str) -> Sch
 def equal(instance: HybridInstance) -> Schedule:
     """EQUAL (a baseline of Mendonca 2017, ch. 2): all m + k processing elements treated as equally fast; LPT on identical machines.
 
-    Source: spec 000 section 3.7 item 1 (inference).
+    Source: reading M2-10 (Mendonca 2017, section 2.1).
     Guarantee: none (ignores the GPU speed-up). Cost: O(n (m + k)).
 
     Notes
@@ -88,7 +88,7 @@ def equal(instance: HybridInstance) -> Schedule:
 def proportional(instance: HybridInstance) -> Schedule:
     """PROPORTIONAL (a baseline of Mendonca 2017, ch. 2): static split by nominal speed; each task to the worker minimising ``(load + c_j)/s_i``.
 
-    Source: spec 000 section 3.7 item 2 (inference).
+    Source: reading M2-10 (Mendonca 2017, section 2.1).
     Guarantee: none. Cost: O(n (m + k)).
 
     Notes
@@ -109,7 +109,7 @@ def proportional(instance: HybridInstance) -> Schedule:
 def self_scheduling(instance: HybridInstance, *, order: str = "input") -> Schedule:
     """SELF-SCHEDULING (a baseline of Mendonca 2017, ch. 2): one shared queue; the first idle worker takes the next task it can run.
 
-    Source: spec 000 section 3.7 item 3 (inference).
+    Source: reading M2-10 (Mendonca 2017, section 2.1).
     Guarantee: none. Cost: O(n (m + k)).
 
     Parameters

@@ -1,8 +1,7 @@
 """The dual-approximation driver: bisection on the guess λ between a lower and an upper bound.
 
-Source: seed 003 ch. 2 Algorithm 2 and ch. 3 section 3.6.3; seed 000 ch. 2
-section 2.3 ("Binary Search"); spec 003-part1-hybrid sections 2.3 and 3.0,
-spec 000-ch2-swdual section 3.3.
+Source: Bleuse (2017), ch. 2 Algorithm 2 and ch. 3 section 3.6.3; Mendonca (2017),
+ch. 2 section 2.3 ("Binary Search"); reading BH-7 (docs/readings.md).
 
 A step ``step(instance, lam) -> (schedule | None, info)`` is a ρ-dual
 algorithm: given ``lam >= OPT`` it returns a schedule of makespan <= ρ·lam;
@@ -40,7 +39,7 @@ def dual_search(
 ) -> Schedule:
     """Bisection over λ; returns the accepted schedule of smallest makespan, with its :class:`SearchInfo`.
 
-    Source: spec 003 section 3.0 [choice]: bounds ``LB = max(longest, area)``
+    Source: reading BH-7 (docs/readings.md): bounds ``LB = max(longest, area)``
     and ``UB = Σ_j min(p_j, p̄_{j,max})``; the step is evaluated at ``UB``
     first (a feasible makespan, so a ρ-dual step must accept it).
     Guarantee: with ``cutoff`` c the result is <= ρ·c·OPT; with ``eps`` it is

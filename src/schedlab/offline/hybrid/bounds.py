@@ -61,7 +61,7 @@ def one_cpu_upper_bound(instance: HybridInstance) -> float:
 
 
 def bounds(instance: HybridInstance) -> Bounds:
-    """All bounds of spec 003 section 3.0: ``lower = max(area, longest)`` and ``upper``."""
+    """All bounds of reading BH-7 (docs/readings.md): ``lower = max(area, longest)`` and ``upper``."""
     area, longest = area_bound(instance), longest_task_bound(instance)
     return Bounds(max(area, longest), area, longest, sequential_upper_bound(instance))
 

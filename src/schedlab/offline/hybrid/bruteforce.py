@@ -1,6 +1,6 @@
 """Exact optimal makespan of tiny hybrid instances by enumeration: the test oracle.
 
-Source: spec 003-part1-hybrid section 7.3 ("Brute-force OPT").
+Source: schedlab's own test oracle (no paper gives one).
 Guarantee: exact (non-contiguous CPU sets) for any instance; practical for
 n <= 6, m <= 4, k <= 2.
 Cost: O((m + k)^n) modes times O(n!) CPU orders (memoised by multiset) and

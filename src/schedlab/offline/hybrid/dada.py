@@ -1,7 +1,7 @@
 """DADA(α): Distributed Affinity Dual Approximation, a local affinity phase then DA-2.
 
-Source: seed 003 ch. 2 section 2.4.3, Algorithm 2 ([Ble+14], Euro-Par 2014);
-spec 003-part1-hybrid section 3.4 and ambiguities 1-4.
+Source: Bleuse (2017), ch. 2 section 2.4.3, Algorithm 2 (Euro-Par 2014);
+readings BH-1 to BH-3 (docs/readings.md).
 """
 
 from __future__ import annotations
@@ -38,10 +38,10 @@ def dada_step(
 ) -> tuple[Schedule | None, dict]:
     """One DADA(α) step: affinity placement up to about ``α lam`` per processor, then DA-2; accept iff <= (2+α) lam.
 
-    Source: seed 003 ch. 2 Algorithm 2; spec 003 section 3.4 [choices].
+    Source: Bleuse (2017), ch. 2 Algorithm 2; readings BH-1 and BH-2.
     Guarantee: an accepted schedule has makespan <= (2 + α) lam. With α = 0
     (or no affinity) it is exactly DA-2's step. Acceptance at lam >= OPT is
-    not guaranteed when α > 0 (spec 003 ambiguity 3).
+    not guaranteed when α > 0 (reading BH-3).
     Cost: O(n log n).
 
     Parameters
@@ -49,7 +49,7 @@ def dada_step(
     alpha : float in [0, 1]
     affinity : array (n, 1 + k), optional
         Column 0: the host memory (all CPUs), column 1 + g: GPU g. Bytes the
-        task writes whose valid copy lives there (spec 003 section 3.4 [choice]).
+        task writes whose valid copy lives there (reading BH-2).
     strict : bool, default False
         Local phase admits a task only if ``load + time <= α lam`` (no overreach).
 
@@ -110,14 +110,14 @@ def dada(
 ) -> Schedule:
     """DADA(α): bisection over DADA steps; DADA(0) is DA-2.
 
-    Source: seed 003 ch. 2 section 2.4.3, Algorithm 2; spec 003 section 3.4.
+    Source: Bleuse (2017), ch. 2 section 2.4.3, Algorithm 2.
     Guarantee: makespan <= (2 + α) upper, where upper is the smallest
-    accepted guess; no ratio to OPT is proven for α > 0 (spec 003 ambiguity 3).
+    accepted guess; no ratio to OPT is proven for α > 0 (reading BH-3, docs/readings.md).
     Cost: O(n log n) per step.
 
     Notes
     -----
-    Evaluated at the sequential upper bound first (spec 003 section 3.4 [choice]);
+    Evaluated at the sequential upper bound first (reading BH-3);
     ratio stop rule ``upper <= cutoff * lower`` instead of Algorithm 2's
     absolute ε (use :func:`~schedlab.offline.hybrid.bisection.dual_search`
     with ``eps`` for that).

@@ -74,7 +74,7 @@ def da2_place(
 def da2_step(instance: HybridInstance, lam: float, *, fill: str = "le") -> tuple[Schedule | None, dict]:
     """One DA-2 step at guess ``lam``: a schedule of makespan <= ``2 lam``, or None.
 
-    Source: seed 003 ch. 2 section 2.4.2 ([Ble+15]); spec 003 section 3.2.
+    Source: Bleuse (2017), ch. 2 section 2.4.2 (Bleuse et al. 2015).
     Guarantee: if a schedule of makespan <= lam exists, returns one of
     makespan <= 2 lam (GPU: each task <= lam added to a GPU of load <= lam;
     CPU: fractional-knapsack work <= m lam, then list scheduling).
@@ -82,7 +82,7 @@ def da2_step(instance: HybridInstance, lam: float, *, fill: str = "le") -> tuple
 
     Notes
     -----
-    Stop rule (spec 003 ambiguity 6): a task goes to a GPU while the least
+    Stop rule (reading BH-6, docs/readings.md): a task goes to a GPU while the least
     loaded GPU has load <= lam (literal "until each GPU is loaded more than λ");
     ``fill="lt"`` stops at load >= lam instead (same guarantee, other outputs).
     Forced-GPU tasks (CPU time > lam) go first, in row order, to the least
@@ -108,9 +108,9 @@ def da2_step(instance: HybridInstance, lam: float, *, fill: str = "le") -> tuple
 def da2(instance: HybridInstance, *, cutoff: float = 1.001, fill: str = "le") -> Schedule:
     """DA-2: dual 2-approximation for ``(Pm,Pk)||Cmax``, fill GPUs by ratio while one has load <= λ.
 
-    Source: seed 003 ch. 2 section 2.4.2 ([Ble+15]); spec 003 sections 3.0 and 3.2.
-    Guarantee: makespan <= 2 cutoff OPT for sequential tasks (Example B of
-    spec 7.2 shows 2 is tight).
+    Source: Bleuse (2017), ch. 2 section 2.4.2 (Bleuse et al. 2015); reading BH-7.
+    Guarantee: makespan <= 2 cutoff OPT for sequential tasks (a small instance
+    in the tests shows 2 is tight).
     Cost: O(n log n) per step, ``log2(log(UB/LB)/log cutoff)`` steps.
 
     Parameters
@@ -137,14 +137,14 @@ def da2(instance: HybridInstance, *, cutoff: float = 1.001, fill: str = "le") ->
 def dual2_step(instance: HybridInstance, lam: float) -> tuple[Schedule | None, dict]:
     """One DUAL2 step (SWDUAL): fill GPU *area* up to ``k lam``, the critical task last.
 
-    Source: seed 000 ch. 2 section 2.3; spec 000-ch2-swdual section 3.1.
+    Source: Mendonca (2017), ch. 2 section 2.3.
     Guarantee: returns a schedule of makespan <= 2 lam whenever a lam-schedule
     exists (Proposition 1); "NO" when the knapsack CPU work exceeds ``m lam``.
     Cost: O(n log n).
 
     Notes
     -----
-    Spec 000 ambiguity 3: ratio ties by larger CPU time, then row; CPU list in
+    Reading M2-3 (docs/readings.md): ratio ties by larger CPU time, then row; CPU list in
     LPT order; GPU list LPT with the critical task ``jlast`` placed last.
     """
     n, m, k = instance.n, instance.m, instance.k
@@ -194,7 +194,7 @@ def dual2_step(instance: HybridInstance, lam: float) -> tuple[Schedule | None, d
 def dual2(instance: HybridInstance, *, cutoff: float = 1.001) -> Schedule:
     """DUAL2: the SWDUAL dual 2-approximation for ``(Pm,Pk)||Cmax`` (GPU area filled to ``k λ``).
 
-    Source: seed 000 ch. 2 section 2.3, Prop. 1; spec 000-ch2-swdual 3.1-3.3.
+    Source: Mendonca (2017), ch. 2 section 2.3, Prop. 1.
     Guarantee: makespan <= 2 cutoff OPT for sequential tasks.
     Cost: O(n log n) per step.
     """

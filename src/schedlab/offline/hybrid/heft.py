@@ -1,7 +1,6 @@
 """HEFT (chapter 2 variant) and the HEFT-like heuristics of Table 3.2: priority order, then earliest finish time.
 
-Source: seed 003 ch. 2 Algorithm 1 and ch. 3 section 3.6.2 (Table 3.2);
-spec 003-part1-hybrid sections 3.1 and 3.8.
+Source: Bleuse (2017), ch. 2 Algorithm 1 and ch. 3 section 3.6.2 (Table 3.2).
 """
 
 from __future__ import annotations
@@ -25,7 +24,7 @@ def eft_schedule(instance: HybridInstance, order, cpu_count: np.ndarray, name: s
 
     A task of ``cpu_count[j] = 1`` may use the earliest free CPU, one of
     ``cpu_count[j] = m`` all CPUs once all are free; or the earliest free GPU.
-    Ties go to the CPU side, then the lowest index (spec 003 section 3.8 [choice]).
+    Ties go to the CPU side, then the lowest index (reading BH-HEFT, docs/readings.md).
     Cost: O(n (m + k)) numpy work.
     """
     n, m, k = instance.n, instance.m, instance.k
@@ -68,7 +67,7 @@ def _ratio(cpu: np.ndarray, gpu: np.ndarray) -> np.ndarray:
 def heft(instance: HybridInstance) -> Schedule:
     """HEFT as in XKaapi: tasks by decreasing speedup ``S_j = p̄_j / p_j``, each to its earliest-finish worker.
 
-    Source: seed 003 ch. 2 Algorithm 1; spec 003 section 3.1.
+    Source: Bleuse (2017), ch. 2 Algorithm 1.
     Guarantee: none; worst case >= m/2 OPT on ``(Pm,P1)||Cmax`` (Lemma 2.1
     [Mon14]). Returns OPT = 3 on Example B (tested).
     Cost: O(n log n + n (m + k)).
@@ -94,7 +93,7 @@ def heft(instance: HybridInstance) -> Schedule:
 def heft_like(instance: HybridInstance, *, priority: str = "lpt", alloc: str = "seq") -> Schedule:
     """The HEFT-like heuristics H1-H6 of Table 3.2: a priority order, then earliest finish time.
 
-    Source: seed 003 ch. 3 section 3.6.2, Table 3.2; spec 003 section 3.8.
+    Source: Bleuse (2017), ch. 3 section 3.6.2, Table 3.2.
     Guarantee: none proven; returns 12 on Example A with LPT/SEQ (tested).
     Cost: O(n log n + n (m + k)).
 

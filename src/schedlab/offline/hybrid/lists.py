@@ -1,7 +1,8 @@
 """List scheduling shared by the hybrid algorithms: least-loaded assignment, Garey-Graham greedy, left compaction.
 
-Source: spec 003-part1-hybrid sections 3.2 (list scheduling = EFT on
-identical machines), 3.6 D (left compaction) and 3.7 (Garey-Graham greedy).
+Source: Bleuse (2017), ch. 2 section 2.4.2 (list scheduling = EFT on identical
+machines), ch. 3 section 3.4 (left compaction, reading BH-9) and section 3.5
+(Garey-Graham greedy).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ __all__ = ["check_fill", "garey_graham", "gpu_open", "least_loaded", "left_compa
 
 
 def check_fill(fill: str) -> None:
-    """The GPU filling rule of DA-2 and APPROX-2 (spec 003 ambiguity 6): ``le`` or ``lt``."""
+    """The GPU filling rule of DA-2 and APPROX-2 (reading BH-6, docs/readings.md): ``le`` or ``lt``."""
     if fill not in ("le", "lt"):
         raise ArgumentError(f"fill = {fill!r}, expected 'le' (load <= lambda) or 'lt' (load < lambda)")
 

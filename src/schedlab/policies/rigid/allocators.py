@@ -1,7 +1,7 @@
 """Allocation step of backfilling: which free processors a job gets (contiguity, locality, platform level).
 
-Source: seed 000 ch.4 section 4.5.2 (Algorithms 2-4) and ch.5 section 5.6
-(Algorithm 5, "Full Locality"); spec 000-ch4-5 section 4.3 and ambiguities 1-5.
+Source: Mendonca (2017), ch.4 section 4.5.2 (Algorithms 2-4) and ch.5 section 5.6
+(Algorithm 5, "Full Locality"); readings M45-1 to M45-5 (docs/readings.md).
 
 An allocator is a function ``allocate(free, size) -> Allocation | None``
 built by :func:`make_allocator` for a :class:`~schedlab.platform.tree.FatTree`.
@@ -27,7 +27,7 @@ Variants (``name`` or ``name:option``):
 ==========================  ==================================================
 
 "Take x from a cluster or run" takes its x lowest ids; every sort is stable,
-so ties go to the lower cluster, node or id (spec 4.3, common rules).
+so ties go to the lower cluster, node or id (a choice of schedlab: the thesis is silent).
 
 Cost: ``basic`` O(r) for the r ranges returned; the run-based variants
 O(F log F) for F free ranges; the cluster-based ones O(F + k log k) for k

@@ -1,7 +1,7 @@
 """Conservative backfilling: every waiting job holds a reservation; none is ever delayed.
 
-Source: Mu'alem & Feitelson 2001; seed 000 ch.4 section 4.5.1 and spec
-000-ch4-5 sections 4.1-4.2 (profile, Algorithm 1, reassignment). A new job is
+Source: Mu'alem & Feitelson 2001; Mendonca (2017), ch.4 section 4.5.1 and
+ch.5 sections 5.4-5.5 (profile, Algorithm 1, reassignment). A new job is
 placed at the earliest start where enough processors stay free for its whole
 requested time (Algorithm 1 with count-only allocation); jobs start when their
 reservation begins, on the lowest free processor ids.
@@ -12,7 +12,7 @@ the rest of that time and the reservations are compressed, in queue order:
 * ``compress="full"`` (default): each reservation moves to the earliest start
   the profile now allows, never later than it was;
 * ``compress="start-now"``: a reservation moves only if the job can start now
-  (the reassignment of seed 000 ch.5 section 5.4: never to an intermediate time).
+  (the reassignment of Mendonca 2017, ch.5 section 5.5: never to an intermediate time).
 
 Processors come from an allocator of :mod:`~schedlab.policies.rigid.allocators`
 (``allocator="basic"``, the default: lowest free ids, chosen at the start).
@@ -21,12 +21,12 @@ so reservations keep holding processor counts and it never changes a start
 time (tested); it chooses among the processors free when the job starts. A
 forced one (``cont``, ``loc``, ``plat``) may refuse a set of processors, so
 its reservations hold processor ids (:class:`~schedlab.policies.rigid.profile.SetProfile`,
-the slices ``S[i]`` of spec 000-ch4-5 section 4.1): Algorithm 1 runs the
+the slices ``S[i]`` of Algorithm 1, Mendonca 2017, section 4.5.1): Algorithm 1 runs the
 allocator on the processors free for the whole window at each slice start
 and moves on to the next slice on a refusal; a compression re-chooses the
-processors (section 4.2).
+processors (section 5.5).
 
-Two options serve the offline experiment of seed 000 ch.4 (Mendonca 2017, sections 4.5-4.6):
+Two options serve the offline experiment of Mendonca (2017), ch.4 (sections 4.5-4.6):
 
 * ``profile="sets"``: every allocator, ``basic`` and the best-effort ones
   included, reserves processor ids on the :class:`SetProfile` and chooses its
@@ -81,7 +81,7 @@ class Conservative:
     compress : {"full", "start-now"}
         How reservations move when jobs end early (see the module docstring).
     allocator : str, default "basic"
-        Allocation step (spec 000-ch4-5 section 4.3): ``basic``, ``becont[:first_fit|largest_first]``,
+        Allocation step (Mendonca 2017, sections 4.5.2 and 5.6): ``basic``, ``becont[:first_fit|largest_first]``,
         ``cont[:first_fit|best_fit|largest]``, ``beloc``, ``loc``, ``beplat[:index|best_fit|worst_fit]``,
         ``plat[...]``; clusters and levels come from the platform when it is a
         :class:`~schedlab.platform.tree.FatTree` (else one cluster).
@@ -303,7 +303,7 @@ class Conservative:
                 self._reserve(row, new, now)
 
     def _compress_now(self, now: float) -> None:
-        """Start-now compression on counts (spec 000-ch4-5 section 4.2), every waiting job tested at once.
+        """Start-now compression on counts (Mendonca 2017, section 5.5), every waiting job tested at once.
 
         Job j can start now iff ``k_j`` processors are free over ``[now, min(now + d_j, old_j))``: from its
         own reservation ``old_j`` on they are its own. With the profile's prefix minima ``low`` and
@@ -369,7 +369,7 @@ class Conservative:
             rank, res_alloc = self.rank, self.res_alloc
             for row in sorted(self.new, key=rank.__getitem__):
                 start, res_alloc[row] = sets.find(self.procs[row], self.estimate[row], self._allocate)
-                if start == INF:  # cannot happen: the last slice frees every processor (spec ambiguity 19)
+                if start == INF:  # cannot happen: the last slice frees every processor
                     raise SchedlabError(f"conservative: no start for job {int(self.ctx.jobs.id[row])}")
                 self._reserve(row, start, now)
             self.new.clear()

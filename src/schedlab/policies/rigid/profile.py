@@ -76,7 +76,7 @@ class Profile:
     def earliest(self, procs: int, duration: float, stop: int | None = None) -> float:
         """Earliest start >= times[0] of a window of ``duration`` with ``procs`` free processors; INF if none.
 
-        Slice starts are sufficient candidates (spec 000-ch4-5 section 4.1).
+        Slice starts are sufficient candidates (Algorithm 1, Mendonca 2017, section 4.5.1).
         With ``stop``, only the breakpoints before index ``stop`` are candidate
         starts, and from ``times[stop]`` on every processor counts as free: the
         question a reservation starting at ``times[stop]`` asks when it tries to
@@ -137,7 +137,7 @@ def _intersect(a: IntervalSet, b: IntervalSet) -> IntervalSet:
 
 
 class SetProfile:
-    """Free processor *sets* over future time: Algorithm 1's slices ``S[i]`` (spec 000-ch4-5 section 4.1).
+    """Free processor *sets* over future time: Algorithm 1's slices ``S[i]`` (Mendonca 2017, section 4.5.1).
 
     ``free[i]`` (an :class:`IntervalSet`) is free during ``[times[i], times[i + 1])``;
     the last slice extends to infinity. Reservations hold processor ids, so a

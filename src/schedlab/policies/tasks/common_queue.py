@@ -1,14 +1,14 @@
 """GSPT and its redirection variants GSPT-RD and GSPT-RR: one common queue per pool.
 
-Source: seed 004 section III (GSPT, threshold and random redirection), seed 000
-ch.3 sections 3.3-3.4; spec 004-redirections sections 3.1, 3.4-3.6, defaults
-A1 (ties), A2 (events), A5 (counting while a processor is idle), A20.
+Source: Lucarelli, Mendonca and Trystram (2017), section IV (GSPT, threshold and random
+redirection); Mendonca (2017), ch.3 sections 3.3-3.4; readings (docs/readings.md)
+LMT-A1 (ties), LMT-A2 (events), LMT-A5 (counting while a processor is idle), LMT-A20.
 
 Threshold counting (GSPT-RD): an arrival counts against the running main task
 with the longest remaining time only when it is delayed, i.e. no main
 processor is idle at its arrival (so it waits in the queue). The paper's
 motivation is that heavy tasks delay short ones (Lucarelli, Mendonca and
-Trystram 2017, section III-B); an arrival that starts at once on an idle
+Trystram 2017, section IV-B); an arrival that starts at once on an idle
 processor is delayed by nothing. ``count_if_idle=True`` keeps the literal
 reading of the paper's rule (count every shorter arrival while the task runs).
 With ``batch=True`` "delayed" is judged at the arrival: an idle main processor
@@ -17,7 +17,7 @@ that processor.
 
 Events at one time: completions first (freed processors take queued tasks at
 once), then arrivals one by one in (release, id) order, each followed by
-idle processors taking tasks, as in spec A2; with ``batch=True`` the arrivals
+idle processors taking tasks (reading LMT-A2); with ``batch=True`` the arrivals
 of one time are all queued before idle processors take any (A2's option). An idle processor takes the
 queued task with the smallest processing time (ties: release, id); among idle
 processors the lowest index goes first.
@@ -86,7 +86,7 @@ class CommonQueue(TaskPolicy):
                     heapq.heappush(self.by_end, (-(now + self.p[row]), processor, row))
 
     def _count(self, row: int, now: float) -> None:
-        """Threshold redirection (spec 3.4): the arrival counts against the main task with the longest
+        """Threshold redirection (section IV-B, reading LMT-A5): the arrival counts against the main task with the longest
         remaining time if it is strictly shorter and (unless ``count_if_idle``) no main processor is idle;
         at ``tau`` that task restarts on the dedicated pool."""
         by_end, processor_of = self.by_end, self.processor
@@ -106,7 +106,7 @@ class CommonQueue(TaskPolicy):
 
 
 class GSPT(CommonQueue):
-    """GSPT: an idle processor takes the queued task with the smallest processing time (Lucarelli, Mendonca and Trystram 2017, section III-A).
+    """GSPT: an idle processor takes the queued task with the smallest processing time (Lucarelli, Mendonca and Trystram 2017, section IV-A).
 
     Guarantee: none proven on m processors; on one processor with all tasks
     released at 0 it minimises total flow (tested against brute force).
@@ -120,7 +120,7 @@ class GSPT(CommonQueue):
 
 class GSPTRD(CommonQueue):
     """GSPT-RD: GSPT on m - m_d main processors; a running task overtaken by ``tau`` shorter arrivals
-    restarts from scratch on the m_d dedicated processors, which run GSPT (Lucarelli, Mendonca and Trystram 2017, section III-B).
+    restarts from scratch on the m_d dedicated processors, which run GSPT (Lucarelli, Mendonca and Trystram 2017, section IV-B).
 
     Only arrivals that wait count (no main processor idle); ``count_if_idle=True`` also counts those that
     start at once (the literal reading; see the module docstring).
@@ -136,7 +136,7 @@ class GSPTRD(CommonQueue):
 
 class GSPTRR(CommonQueue):
     """GSPT-RR: at arrival a task with p >= b * p_max goes to the dedicated processors with probability c
-    (Lucarelli, Mendonca and Trystram 2017, section III-C); both pools run GSPT.
+    (Lucarelli, Mendonca and Trystram 2017, section IV-C); both pools run GSPT.
 
     Guarantee: none proven; equals GSPT on m - m_d processors when c = 0 (tested).
     """

@@ -1,11 +1,11 @@
 """SPT with immediate dispatch, and its redirection variants SPT-RD and SPT-RR.
 
-Source: seed 004 section III (dispatching by marginal increase of the flow,
-threshold and random redirection), seed 000 ch.3 section 3.4; spec
-004-redirections sections 3.1, 3.3-3.6, defaults A1 (ties to the lowest
-processor), A2 (events), A4 (an idle processor), A6 (tau = 1), A20.
+Source: Lucarelli, Mendonca and Trystram (2017), section IV (dispatching by marginal
+increase of the flow, threshold and random redirection); Mendonca (2017),
+ch.3 section 3.4; readings (docs/readings.md) LMT-A1 (ties to the lowest
+processor), LMT-A2 (events), LMT-A4 (an idle processor), LMT-A6 (tau = 1), LMT-A20.
 
-Events follow spec A2 as the common-queue policies do (``batch=True``: the
+Events follow reading LMT-A2 as the common-queue policies do (``batch=True``: the
 arrivals of one time are all dispatched before idle processors start).
 Each task is sent at its release, irrevocably (except by redirection), to the
 processor whose flow increase ``delta_flow`` is smallest; each processor runs
@@ -36,9 +36,9 @@ INF = float("inf")
 
 
 def delta_flow(p: float, remaining: float, queued: list[float], *, redirects: bool = False) -> float:
-    """Increase of the total flow if a task of length ``p`` joins a processor (spec 3.3).
+    """Increase of the total flow if a task of length ``p`` joins a processor (section IV-D).
 
-    ``remaining`` is the remaining time of the running task (0 when idle, A4),
+    ``remaining`` is the remaining time of the running task (0 when idle, LMT-A4),
     ``queued`` the sorted lengths of the tasks waiting there. The general case is
     ``remaining + sum(q <= p) + p + p * #(q > p)``; when the arrival would make
     the running task reach its redirection threshold (``redirects``, SPT-RD) the
@@ -191,7 +191,7 @@ class Dispatch(TaskPolicy):
 
 class SPT(Dispatch):
     """SPT: immediate dispatch by marginal flow increase, shortest task first on each processor
-    (Lucarelli, Mendonca and Trystram 2017, section III-A).
+    (Lucarelli, Mendonca and Trystram 2017, sections IV-A and IV-D).
 
     Guarantee: none proven on m processors; on one processor with all tasks
     released at 0 it minimises total flow (tested against brute force).
@@ -205,7 +205,7 @@ class SPT(Dispatch):
 
 class SPTRD(Dispatch):
     """SPT-RD: SPT dispatch on m - m_d main processors; a running task overtaken by ``tau`` shorter
-    arrivals restarts from scratch on the dedicated processors, dispatched there by SPT (Lucarelli, Mendonca and Trystram 2017, section III-B).
+    arrivals restarts from scratch on the dedicated processors, dispatched there by SPT (Lucarelli, Mendonca and Trystram 2017, section IV-B).
 
     Guarantee: none proven; equals SPT on m - m_d processors when tau > n (tested).
     """
@@ -218,7 +218,7 @@ class SPTRD(Dispatch):
 
 class SPTRR(Dispatch):
     """SPT-RR: at arrival a task with p >= b * p_max goes to the dedicated processors with probability c
-    (Lucarelli, Mendonca and Trystram 2017, section III-C); both pools dispatch by SPT.
+    (Lucarelli, Mendonca and Trystram 2017, section IV-C); both pools dispatch by SPT.
 
     Guarantee: none proven; equals SPT on m - m_d processors when c = 0 (tested).
     """

@@ -1,7 +1,7 @@
-"""What the task policies of seed 004 share: the main and dedicated pools, and the redirection rules.
+"""What the task policies of Lucarelli, Mendonca and Trystram (2017) share: the main and dedicated pools, and the redirection rules.
 
-Source: seed 004 (Lucarelli, Machado Mendonca, Trystram, CCGRID 2017) sections
-III-IV; spec 004-redirections sections 3.0, 3.4-3.6 and ambiguities A1, A5, A7, A12.
+Source: Lucarelli, Mendonca and Trystram (2017), section IV; readings LMT-A1, LMT-A5,
+LMT-A7 and LMT-A12 (docs/readings.md).
 
 Processors ``0 .. m - m_d - 1`` form the main pool and ``m - m_d .. m - 1``
 the dedicated pool, which runs only redirected tasks. Every task is sequential
@@ -48,7 +48,7 @@ class Redirection:
         dedicated pool with probability ``c``.
     dedicated : int
         m_d, processors of the dedicated pool (0 for the base policies).
-    tau, b, c : threshold (int >= 1), length fraction, probability (seed 004 section IV).
+    tau, b, c : threshold (int >= 1), length fraction, probability (Lucarelli, Mendonca and Trystram 2017, section IV).
     """
 
     mode: str
@@ -58,7 +58,7 @@ class Redirection:
     c: float
 
     def check(self, policy: str, n_procs: int, procs) -> None:
-        """Raise InputError when the parameters do not fit the machine (spec A7: one main processor at least)
+        """Raise InputError when the parameters do not fit the machine (reading LMT-A7: one main processor at least)
         or a job is parallel (``procs``: processors per job; convert parallel jobs to tasks first)."""
         wide = np.flatnonzero(np.asarray(procs) != 1)
         if wide.size:
@@ -92,7 +92,7 @@ class Redirection:
 
 
 class RandomRedirector:
-    """The RR test at arrival (spec 3.5, A12): ``p_max`` includes the arriving task, and a uniform draw is
+    """The RR test at arrival (section IV-C, reading LMT-A12): ``p_max`` includes the arriving task, and a uniform draw is
     made only for potentially heavy tasks, so the same seed gives the same redirections."""
 
     __slots__ = ("b", "c", "rng", "p_max")
@@ -114,7 +114,7 @@ class TaskPolicy:
     """
 
     name: str  # set by each subclass
-    clairvoyant = True  # processing times are known at release (seed 004 section II)
+    clairvoyant = True  # processing times are known at release (section II of the paper)
     parameters = PARAMETERS
     sequential = True  # one processor per job: parallel jobs are refused in reset
 
@@ -153,7 +153,7 @@ class TaskPolicy:
         completions and arrivals.
 
         A task policy decides at each event, arrival by arrival (Lucarelli, Mendonca and Trystram 2017,
-        section III; each arrival is dispatched before the next one is seen); the engine receives the
+        section IV; each arrival is dispatched before the next one is seen); the engine receives the
         decisions in its one scheduling pass of the time, like every other policy's.
         """
         ctx = self.ctx

@@ -1,13 +1,13 @@
-"""GSRPT and SRPT: the preemptive references of seed 004 (shortest remaining processing time first).
+"""GSRPT and SRPT: the preemptive references of Lucarelli, Mendonca and Trystram (2017) (shortest remaining processing time first).
 
-Source: seed 004 section III-A ("lower bounds"), seed 000 ch.3 section 3.3;
-spec 004-redirections section 3.2, ambiguities A1 (ties), A2 (events), A3
+Source: Lucarelli, Mendonca and Trystram (2017), section IV-A ("lower bounds"); Mendonca (2017), ch.3 section
+3.3; readings (docs/readings.md) LMT-A1 (ties), LMT-A2 (events), LMT-A3
 (SRPT: the dispatch exception uses ``p < remaining``, preemption ``p <= remaining``).
 
 Preempted tasks keep their work (the engine's ``preempt``) and resume later:
 GSRPT anywhere (migratory, one common queue), SRPT on the processor it was
 dispatched to. They are references, not proven bounds: global SRPT is not
-optimal on m > 1 processors (spec 3.2).
+optimal on m > 1 processors.
 
 Cost: GSRPT O(log n) per event; SRPT O(m log q) per arrival (dispatch).
 """
@@ -23,7 +23,7 @@ from schedlab.policies.tasks.pools import Redirection, TaskPolicy
 
 
 def delta_flow_preempting(p: float, remaining: float, queued: list[float]) -> float:
-    """Flow increase when a task of length ``p`` preempts a running task with ``remaining`` time left (spec 3.3,
+    """Flow increase when a task of length ``p`` preempts a running task with ``remaining`` time left (section IV-D,
     SRPT exception): ``p`` plus ``p`` for every task of the processor, the preempted one included, that it overtakes."""
     return p + p * (sum(1 for q in queued if q > p) + (remaining > p))
 

@@ -148,7 +148,7 @@ class TorusScheduler:
     the MFP is unchanged; a migration may delay the head's reservation.
     """
 
-    def __init__(  # choices where the thesis is silent: spec 001 ambiguities 1, 8 and 9
+    def __init__(  # where the thesis is silent: readings K-1, K-8, K-9 (docs/readings.md)
         self,
         placement,
         *,
