@@ -1,7 +1,7 @@
 """Objectives measured on a schedule: per-job arrays and their aggregates.
 
-Source: DESIGN.md ("one metrics module computes every objective from a
-Schedule"); free functions in the spirit of evalys's ``metrics.py``.
+One module computes every objective from a Schedule (docs/architecture.md):
+free functions in the spirit of evalys's ``metrics.py``.
 
 Every function reads an :class:`~schedlab.schedule.Instance` and a
 :class:`~schedlab.schedule.Schedule` and nothing else, so online policies and
@@ -130,7 +130,7 @@ def job_metrics(instance: Instance, schedule: Schedule, *, tau: float = 10.0) ->
 def aggregate(instance: Instance, schedule: Schedule, *, tau: float = 10.0) -> dict[str, float | int | None]:
     """Summary numbers of a schedule, as plain JSON-able values.
 
-    Source: DESIGN.md outputs (``metrics.json``); bounded slowdown per
+    The numbers of ``metrics.json``; bounded slowdown per
     Feitelson et al. [1]_, its unclamped variant per Mendonca (2017) ch.5 and
     Lucarelli, Mendonca and Trystram (2017).
     Cost: O(n + a) for n jobs and a aborted pieces.

@@ -1,6 +1,6 @@
 """Per-run output files: Batsim-compatible ``jobs.csv`` and ``metrics.json``.
 
-Source: DESIGN.md "Outputs"; Batsim's ``jobs.csv`` (``JobsTracer::write_job``
+Source: Batsim's ``jobs.csv`` (``JobsTracer::write_job``
 in batsim ``src/export.cpp`` and ``docs/output-jobs.rst``) so that evalys and
 other Batsim tools read our runs unchanged.
 

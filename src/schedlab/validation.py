@@ -1,7 +1,7 @@
 """An independent checker: does a :class:`~schedlab.schedule.Schedule` obey its instance's rules?
 
-Source: DESIGN.md ("one independent validator checks any Schedule against its
-Instance"); the idea of pybatsim's ``validatingmachine.py`` (no shared
+One independent validator checks any Schedule against its Instance
+(docs/architecture.md); the idea of pybatsim's ``validatingmachine.py`` (no shared
 processor, start once, after submit) without its monkey-patching.
 
 This module reads only the data types (:class:`~schedlab.schedule.Instance`,

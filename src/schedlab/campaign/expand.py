@@ -1,6 +1,6 @@
 """From a campaign specification to its list of runs, each with a stable id.
 
-Source: issue 3, point 1. Expansion is deterministic: workloads in spec order,
+Expansion is deterministic: workloads in spec order,
 then their windows (in the order drawn), then policies in spec order, then
 their grid points (keys sorted, values in list order), then repetitions.
 

@@ -1,6 +1,6 @@
 """Campaign reports: per-metric summary tables, box plots per policy, one self-contained HTML page.
 
-Source: issue 3, point 4. Statistics are over the finished runs of each
+Statistics are over the finished runs of each
 (workload, policy label): windows and repetitions. The 95 % confidence
 interval of the mean is Student's ``mean +- t(0.975, n-1) s / sqrt(n)``, or the
 percentile bootstrap when the quantity cannot be negative and the t interval

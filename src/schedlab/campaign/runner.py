@@ -1,6 +1,6 @@
 """Run a campaign: a local process pool by default, a Dask cluster with the same code.
 
-Source: issue 3, point 2. Each run goes through :func:`schedlab.runner.load_instance`
+Each run goes through :func:`schedlab.runner.load_instance`
 and :func:`schedlab.runner.run`, so a campaign run means exactly what
 ``schedlab simulate`` means. The runs are submitted to a
 :class:`concurrent.futures.Executor`: a :class:`~concurrent.futures.ProcessPoolExecutor`

@@ -1,6 +1,6 @@
 """Campaign specifications: a TOML file read with tomllib and validated with pydantic.
 
-Source: issue 3, point 1. A specification names the workloads (trace files,
+A specification names the workloads (trace files,
 their filters, and how to cut them into windows), the policies with parameter
 grids, the metrics to report, the repetitions and the master seed. Every
 error names the key (``workloads[0].windows.count``), the value found and what

@@ -1,8 +1,8 @@
 """The result store of a campaign: a write-ahead folder of one-row Parquet files, compacted into one
 Parquet file, queried with DuckDB.
 
-Source: issue 3, points 2-3; DESIGN.md "Outputs" (one Parquet table of runs and
-metrics, queried with DuckDB); issue 17, point 7 (a 25,000-run store read in under 2 s).
+One Parquet table of runs and metrics, queried with DuckDB; compacted so that a
+25,000-run store is read in seconds, not minutes.
 
 Layout::
 

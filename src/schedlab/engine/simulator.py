@@ -1,6 +1,6 @@
 """Discrete-event simulation of an online policy on rigid jobs.
 
-Source: the event semantics of issue 2 (comparable with Batsim/batsched):
+The event semantics (comparable with Batsim/batsched):
 at each event time, first all completions, then all submissions, then exactly
 one scheduling pass. Equal times are never broken by chance: completions go by
 (end time, row), submissions by (submit, id).

@@ -1,8 +1,7 @@
 """Gantt charts and load-over-time plots of one run, from its ``jobs.csv``, readable at 10^5 jobs.
 
-Source: issue 3 ("Gantt charts that stay readable and fast for 10^5 jobs:
-aggregate or window the view"; "utilization and queue length over time");
-the idea of evalys ``visu/gantt.py`` (one rectangle per allocated range,
+Readable and fast for 10^5 jobs (aggregate or window the view; utilization and
+queue length over time): the idea of evalys ``visu/gantt.py`` (one rectangle per allocated range,
 coloured per job) without its per-job Python loop.
 
 A view with at most ``max_rectangles`` processor ranges draws every range as a

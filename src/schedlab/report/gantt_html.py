@@ -1,6 +1,6 @@
 """A zoomable Gantt chart of one run as a self-contained HTML page (plotly), with utilization and queue length.
 
-Source: issue 3 ("Gantt charts that stay readable and fast for 10^5 jobs"), the
+Gantt charts that stay readable and fast for 10^5 jobs: the
 interactive companion of :func:`schedlab.report.gantt.plot_gantt`: the same view
 rules (window, machine size, rectangles up to ``max_rectangles`` ranges, busy
 fractions beyond) and the same measures (:func:`~schedlab.report.gantt.timeline`,

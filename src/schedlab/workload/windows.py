@@ -1,6 +1,6 @@
 """Cut a workload into time windows: consecutive periods, random windows, runs of periods, shifted to zero.
 
-Source: issue 3 ("20 random windows of 7 days"); shared with the experiments
+Random windows (e.g. 20 windows of 7 days), shared with the experiments
 that replay parts of a trace (Mendonca 2017, ch.5; Lucarelli, Mendonca and Trystram 2017). :func:`period_runs` is
 the instance of Mendonca (2017), section 5.7: a random run of contiguous 7-day periods.
 

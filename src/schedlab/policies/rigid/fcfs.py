@@ -1,6 +1,6 @@
 """Strict FCFS and EASY backfilling for rigid jobs on a homogeneous machine.
 
-Source: issue 2, "Exact semantics for FCFS and EASY" (the classic EASY of
+Exact semantics for FCFS and EASY (the classic EASY of
 Lifka 1995 / Mu'alem & Feitelson 2001, pinned down so results compare across
 tools). Processors are chosen first-fit (lowest free ids), or by the
 ``allocator`` (:mod:`~schedlab.policies.rigid.allocators`). A forced allocator
