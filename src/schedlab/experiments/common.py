@@ -8,6 +8,7 @@ paper's tables and figures, and checks the paper's claims (:class:`Claim`).
 
 from __future__ import annotations
 
+import html
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -15,7 +16,16 @@ from pathlib import Path
 
 import pandas as pd
 
-__all__ = ["Claim", "claims_markdown", "done", "run_campaigns", "toml_value", "write_campaigns", "write_json"]
+__all__ = [
+    "Claim",
+    "claims_markdown",
+    "done",
+    "write_summary_html",
+    "run_campaigns",
+    "toml_value",
+    "write_campaigns",
+    "write_json",
+]
 
 VERDICTS = ("holds", "partly", "fails", "not measurable")
 
@@ -38,6 +48,24 @@ def claims_markdown(title: str, intro: str, claims: list[Claim]) -> str:
         lines += [f"- {line}" for line in claim.evidence]
         lines.append("")
     return "\n".join(lines)
+
+
+def write_summary_html(out: Path, page: list[str], claims: list[Claim], figures: list[tuple[str, str]]) -> Path:
+    """Finish an experiment's ``summary.html``: ``page`` (its opening and tables), then each claim with its
+    verdict and evidence, then each figure (file name, caption); return the path written."""
+    esc = html.escape
+    page = [*page, "<h2>Claims</h2>"]
+    for claim in claims:
+        page.append(
+            f"<h3>{claim.number}. {esc(claim.claim)} <em>{esc(claim.verdict)}</em></h3><ul>"
+            + "".join(f"<li>{esc(line)}</li>" for line in claim.evidence)
+            + "</ul>"
+        )
+    page += [f'<h2>{esc(caption)}</h2><img src="{esc(name)}" alt="{esc(caption)}">' for name, caption in figures]
+    page.append("</body></html>")
+    path = Path(out) / "summary.html"
+    path.write_text("\n".join(page) + "\n", encoding="utf-8")
+    return path
 
 
 def toml_value(value) -> str:

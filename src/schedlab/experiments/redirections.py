@@ -32,7 +32,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from schedlab.experiments.common import Claim, claims_markdown, toml_value
+from schedlab.experiments.common import Claim, claims_markdown, toml_value, write_summary_html
 from schedlab.experiments.common import done as finished_runs
 from schedlab.report.tables import html_table, markdown_table, png
 
@@ -887,18 +887,7 @@ def write_report(
     page += ["<h2>Table I</h2>", html_table(shown_one), "<h2>Metrics (means over windows)</h2>", html_table(means)]
     if tuned is not None:
         page += [f"<h2>{esc(tuned_caption)}</h2>", html_table(tuned)]
-    page.append("<h2>Claims</h2>")
-    for claim in claims:
-        page.append(
-            f"<h3>{claim.number}. {esc(claim.claim)} <em>{esc(claim.verdict)}</em></h3><ul>"
-            + "".join(f"<li>{esc(line)}</li>" for line in claim.evidence)
-            + "</ul>"
-        )
-    for name, caption in figures:
-        page.append(f'<h2>{esc(caption)}</h2><img src="{esc(name)}" alt="{esc(caption)}">')
-    page.append("</body></html>")
-    (out / "summary.html").write_text("\n".join(page) + "\n", encoding="utf-8")
-    written.append(out / "summary.html")
+    written.append(write_summary_html(out, page, claims, figures))
     return written
 
 

@@ -40,7 +40,7 @@ import numpy as np
 import pandas as pd
 
 from schedlab.experiments import common
-from schedlab.experiments.common import Claim, claims_markdown, toml_value
+from schedlab.experiments.common import Claim, claims_markdown, toml_value, write_summary_html
 from schedlab.report.tables import html_table, markdown_table, png
 
 __all__ = [
@@ -1247,18 +1247,7 @@ def write_report(out, tables: dict[str, pd.DataFrame], plan_: Plan, *, wall: flo
         page += [f"<h2>Fig. 1(b), 270 &lt; load &lt;= {UNDERLOADED:g}</h2>", html_table(fig1b_300)]
     if not moldable.empty:
         page += ["<h2>Moldable tasks</h2>", html_table(moldable)]
-    page.append("<h2>Claims</h2>")
-    for claim in claims:
-        page.append(
-            f"<h3>{claim.number}. {esc(claim.claim)} <em>{esc(claim.verdict)}</em></h3><ul>"
-            + "".join(f"<li>{esc(line)}</li>" for line in claim.evidence)
-            + "</ul>"
-        )
-    for name, caption in figures:
-        page.append(f'<h2>{esc(caption)}</h2><img src="{esc(name)}" alt="{esc(caption)}">')
-    page.append("</body></html>")
-    (out / "summary.html").write_text("\n".join(page) + "\n", encoding="utf-8")
-    written.append(out / "summary.html")
+    written.append(write_summary_html(out, page, claims, figures))
     return written
 
 

@@ -36,7 +36,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from schedlab.experiments.common import claims_markdown, run_campaigns, write_json
+from schedlab.experiments.common import claims_markdown, run_campaigns, write_json, write_summary_html
 from schedlab.experiments.common import write_campaigns as write_specs
 from schedlab.experiments.torus_claims import capacity_changes, check_claims, saturation_points
 from schedlab.report.tables import html_table, markdown_table, png
@@ -426,19 +426,8 @@ def write_report(out, results: pd.DataFrame, plan_: Plan, *, wall: float | None 
         html_table(saturation),
         "<h2>Capacity at c = 1.0 and 1.2</h2>",
         html_table(capacity),
-        "<h2>Claims</h2>",
     ]
-    for claim in claims:
-        page.append(
-            f"<h3>{claim.number}. {esc(claim.claim)} <em>{esc(claim.verdict)}</em></h3><ul>"
-            + "".join(f"<li>{esc(line)}</li>" for line in claim.evidence)
-            + "</ul>"
-        )
-    for name, caption in figures:
-        page.append(f'<h2>{esc(caption)}</h2><img src="{esc(name)}" alt="{esc(caption)}">')
-    page.append("</body></html>")
-    (out / "summary.html").write_text("\n".join(page) + "\n", encoding="utf-8")
-    written.append(out / "summary.html")
+    written.append(write_summary_html(out, page, claims, figures))
     return written, claims
 
 
