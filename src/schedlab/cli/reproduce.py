@@ -35,6 +35,10 @@ import typer
 
 from schedlab.cli.common import check_out_dir, err, one_line_errors, out, progress_bar
 
+TracesOption = Annotated[Path, typer.Option("--traces", help="Folder holding the PWA traces.")]
+TRACES = Path("../shared/traces")
+"""Where the traces are looked for by default: the local mirror beside the repository (as `make demo`)."""
+
 JobsOption = Annotated[
     int | None,
     typer.Option(
@@ -155,7 +159,7 @@ def redirections(
     ] = False,
     jobs: JobsOption = None,
     seed: Annotated[int, typer.Option(help="Master seed: window draws and random redirections.")] = 0,
-    traces: Annotated[Path, typer.Option("--traces", help="Folder holding the PWA traces.")] = Path("../shared/traces"),
+    traces: TracesOption = TRACES,
     windows: Annotated[int | None, typer.Option(help="Windows per trace (default 20, or 3 with --quick).")] = None,
     trace: Annotated[
         list[str] | None,
@@ -209,7 +213,7 @@ def locality_ch5(
     ] = False,
     jobs: JobsOption = None,
     seed: Annotated[int, typer.Option(help="Master seed: instance draws.")] = 0,
-    traces: Annotated[Path, typer.Option("--traces", help="Folder holding the PWA traces.")] = Path("../shared/traces"),
+    traces: TracesOption = TRACES,
     instances: Annotated[
         int | None, typer.Option(help="Instances per platform (default 30, or 2 with --quick).")
     ] = None,
@@ -250,7 +254,7 @@ def locality_ch4(
     quick: Annotated[bool, typer.Option(help="8 instances instead of 512.")] = False,
     jobs: JobsOption = None,
     seed: Annotated[int, typer.Option(help="Seed of the job samples (instance i uses [seed, i]).")] = 0,
-    traces: Annotated[Path, typer.Option("--traces", help="Folder holding the PWA traces.")] = Path("../shared/traces"),
+    traces: TracesOption = TRACES,
     instances: Annotated[int | None, typer.Option(help="Number of instances (default 512, or 8 with --quick).")] = None,
     with_replacement: Annotated[
         bool, typer.Option(help="Draw jobs with replacement (the reference code's choice).")
@@ -373,7 +377,7 @@ def io(
     seed: Annotated[
         int, typer.Option(help="Master seed; each instance's seed derives from (seed, family, sample).")
     ] = 0,
-    traces: Annotated[Path, typer.Option("--traces", help="Folder holding the PWA traces.")] = Path("../shared/traces"),
+    traces: TracesOption = TRACES,
     no_traces: Annotated[bool, typer.Option("--no-traces", help="Leave out the families of trace jobs.")] = False,
     algo: Annotated[
         str | None, typer.Option("--algo", "-a", help="Comma-separated algorithms (default: every I/O-aware one).")
@@ -423,7 +427,7 @@ def torus(
     ] = False,
     jobs: JobsOption = None,
     seed: Annotated[int, typer.Option(help="Master seed (recorded; the schedulers draw nothing).")] = 0,
-    traces: Annotated[Path, typer.Option("--traces", help="Folder holding the PWA traces.")] = Path("../shared/traces"),
+    traces: TracesOption = TRACES,
     count: Annotated[int | None, typer.Option(help="Jobs per log (default 10,000, or 1,000 with --quick).")] = None,
     skip: Annotated[int, typer.Option(help="Valid jobs of each log left out before the span.")] = 0,
     log: Annotated[
@@ -456,7 +460,7 @@ def stretch(
     ] = False,
     jobs: JobsOption = None,
     seed: Annotated[int, typer.Option(help="Master seed of the generated instances and of the Downey draws.")] = 0,
-    traces: Annotated[Path, typer.Option("--traces", help="Folder holding the PWA traces.")] = Path("../shared/traces"),
+    traces: TracesOption = TRACES,
     instances: Annotated[
         int | None,
         typer.Option(help="Instances per sequential (Delta, load) and per SSM load range (default 2 and 3)."),
