@@ -128,7 +128,7 @@ def test_jobs_csv_reader(tmp_path_factory, jobs_csv, data):
 
 CAMPAIGN = """name = "fuzz"
 seed = 1
-tau = 10.0
+bsld_threshold = 10.0
 store = "store"
 metrics = ["bsld_mean", "wait_mean"]
 

@@ -259,6 +259,21 @@ def test_missing_batsim_column_is_an_input_error_at_line_1(tmp_path, column):
     assert info.value.source == str(path) and info.value.line == 1
 
 
+@pytest.mark.parametrize(("column", "cell"), [("stretch", "\u0663"), ("success", "\u0661"), ("run_time", "1e")])
+def test_a_cell_that_is_no_ascii_number_is_an_input_error_naming_its_column(tmp_path, column, cell):
+    """Python's float() reads other scripts' digits ('\u0663' is 3), pandas does not: both refuse them."""
+    instance, schedule = small()
+    path = tmp_path / "jobs.csv"
+    write_jobs_csv(path, instance, schedule)
+    frame = pd.read_csv(path, dtype=str, keep_default_na=False)
+    frame.loc[1, column] = cell
+    frame.to_csv(path, index=False)
+    number = list(frame.columns).index(column) + 1
+    with pytest.raises(InputError, match=rf"jobs\.csv:3: column {number} \({column}\)") as info:
+        read_jobs_csv(path)
+    assert info.value.line == 3
+
+
 def test_read_keeps_non_integer_ids_as_text(tmp_path):
     """Batsim ids such as ``w0!1`` stay strings."""
     instance, schedule = small()

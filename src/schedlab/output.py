@@ -347,7 +347,7 @@ def read_jobs_csv(path: str | os.PathLike) -> pd.DataFrame:
         raise
     for c in _INT_COLUMNS:
         if c in frame.columns and not pd.api.types.is_integer_dtype(frame[c]):  # a text or an empty field
-            bad = ~frame[c].map(lambda v: isinstance(v, (int, np.integer)) or str(v).lstrip("-").isdigit())
+            bad = ~frame[c].map(lambda v: isinstance(v, (int, np.integer)) or _is_ascii_integer(str(v)))
             if bad.any():
                 i = int(np.flatnonzero(bad.to_numpy())[0])
                 raise InputError(
@@ -356,6 +356,11 @@ def read_jobs_csv(path: str | os.PathLike) -> pd.DataFrame:
             frame[c] = frame[c].astype(np.int64)
     _check_allocations(path, header, frame["allocated_resources"].fillna("").astype(str))
     return _typed(frame)
+
+
+def _is_ascii_integer(text: str) -> bool:
+    """``-12``, ``7``: digits 0-9 only (``str.isdigit`` and ``int`` also take other scripts' digits)."""
+    return text.isascii() and text.lstrip("-").isdigit()
 
 
 def _typed(frame: pd.DataFrame) -> pd.DataFrame:
@@ -367,7 +372,7 @@ def _typed(frame: pd.DataFrame) -> pd.DataFrame:
         if c in frame.columns:
             frame[c] = frame[c].fillna("").astype(str)
     ids = frame["job_id"].astype(str)
-    frame["job_id"] = ids.astype(np.int64) if ids.str.fullmatch(r"-?\d+").all() else ids
+    frame["job_id"] = ids.astype(np.int64) if ids.str.fullmatch(r"-?[0-9]+").all() else ids
     return frame
 
 
@@ -409,6 +414,8 @@ def _first_bad_cell(path: Path, header: list[str]) -> None:
                 if expected is None or (text == "" and name in _FLOAT_COLUMNS):
                     continue
                 try:
+                    if not text.isascii():  # Python reads other scripts' digits ('٣'), pandas does not
+                        raise ValueError(text)
                     value = float(text) if name in _FLOAT_COLUMNS else int(text)
                 except ValueError:
                     raise InputError(str(path), line, f"column {number} ({name})", text, expected) from None

@@ -13,7 +13,7 @@ def test_small_spec_defaults(small_spec):
     assert campaign.name == "spec"
     assert campaign.store == small_spec.with_name("spec.store")
     spec = campaign.spec
-    assert (spec.seed, spec.repetitions, spec.tau, spec.validate_schedules) == (11, 1, 10.0, True)
+    assert (spec.seed, spec.repetitions, spec.bsld_threshold, spec.validate_schedules) == (11, 1, 10.0, True)
     assert [p.name for p in spec.policies] == ["fcfs", "easy", "conservative"]
     assert spec.policies[1].grid() == [{"order": "fcfs"}, {"order": "sjf"}]
     assert spec.workloads[0].label == "synthetic"
@@ -83,9 +83,10 @@ name = "easy"
     [
         (
             "colour = 1\n" + BASE,
-            r"unknown key 'colour', expected one of metrics, name, policies, repetitions, seed, store, tau, timeout, validate, workloads",
+            r"unknown key 'colour', expected one of bsld_threshold, metrics, name, policies, repetitions, seed, store, timeout, validate, workloads",
         ),
         ("repetitions = 0\n" + BASE, r"repetitions = 0, expected greater than or equal to 1"),
+        ("bsld_threshold = -1\n" + BASE, r"bsld_threshold = -1, expected greater than 0"),
         ("tau = -1\n" + BASE, r"tau = -1, expected greater than 0"),
         ('metrics = ["bsld"]\n' + BASE, r"metrics\[0\] = 'bsld', expected one of wait_mean, "),
         ("[[policies]]\nname = 'easy'\n", r"missing key 'workloads'"),
@@ -185,3 +186,15 @@ def test_every_registered_policy_with_defaults_is_accepted(make_spec):
     body = '[[workloads]]\ntrace = "{trace}"\n' + "".join(f'[[policies]]\nname = "{name}"\n' for name in online)
     campaign = load_campaign(make_spec(body))
     assert [p.name for p in campaign.spec.policies] == online
+
+
+def test_tau_is_read_as_the_bsld_threshold_with_the_same_run_ids(make_spec, small_text):
+    """``tau`` (the key's older name) and ``bsld_threshold`` give the same runs; the value changes the ids."""
+    from schedlab.campaign import expand
+
+    def ids(line: str) -> list[str]:
+        return [config.run_id for config in expand(load_campaign(make_spec(line + small_text)))]
+
+    assert ids("tau = 3.0\n") == ids("bsld_threshold = 3.0\n")
+    assert load_campaign(make_spec("tau = 3.0\n" + small_text)).spec.bsld_threshold == 3.0
+    assert ids("bsld_threshold = 3.0\n") != ids("bsld_threshold = 10.0\n")

@@ -11,7 +11,7 @@ Example (the whole format; see ``campaigns/easy-vs-conservative.toml``)::
     name = "easy-vs-conservative"      # default: the file name without .toml
     seed = 2024                        # master seed (windows and per-run seeds)
     repetitions = 1                    # runs of each configuration, seeds differ
-    tau = 10.0                         # bounded-slowdown threshold (s)
+    bsld_threshold = 10.0              # bounded-slowdown threshold (s); `tau` is accepted too
     validate = true                    # check every schedule
     timeout = "10m"                    # optional: a run longer than this is stored as failed
     store = "easy-vs-conservative.store"  # result directory, relative to this file
@@ -69,7 +69,7 @@ import typing
 from pathlib import Path
 from typing import Annotated, Literal, Union
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import AliasChoices, BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from schedlab.durations import parse_duration
 from schedlab.errors import InputError
@@ -270,7 +270,8 @@ class CampaignSpec(_Model):
     name: str | None = None
     seed: Annotated[int, Field(ge=0)] = 0
     repetitions: Annotated[int, Field(ge=1)] = 1
-    tau: Annotated[float, Field(gt=0)] = 10.0
+    # `tau` is the older name, still read; the runs keep their ids (stored as `tau`).
+    bsld_threshold: Annotated[float, Field(gt=0, validation_alias=AliasChoices("bsld_threshold", "tau"))] = 10.0
     validate_schedules: bool = Field(True, alias="validate")
     store: str | None = None
     metrics: list[str] = Field(default_factory=lambda: ["bsld_mean", "wait_mean", "utilization"])

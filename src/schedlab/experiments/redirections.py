@@ -253,7 +253,7 @@ def _campaign_text(name: str, plan_: Plan, policies: list[dict], suffix: str = "
         f"# Lucarelli, Mendonca and Trystram (2017) reproduction, {name}{suffix}: written by schedlab reproduce redirections",
         f'name = "redirections-{name}{suffix}"',
         f"seed = {plan_.seed}",
-        "tau = 10.0",
+        "bsld_threshold = 10.0",
         'store = "../store"',
         'metrics = ["bsld_unclamped_mean", "response_mean", "n_aborted"]',
         "",
