@@ -376,7 +376,7 @@ def _typed(frame: pd.DataFrame) -> pd.DataFrame:
     return frame
 
 
-_ALLOCATION = re.compile(r"(?:\d+(?:-\d+)?(?: \d+(?:-\d+)?)*)?")
+_ALLOCATION = re.compile(r"(?:[0-9]+(?:-[0-9]+)?(?: [0-9]+(?:-[0-9]+)?)*)?")  # ASCII digits only
 
 
 def _check_allocations(path: Path, header: list[str], column: pd.Series) -> None:
@@ -390,7 +390,7 @@ def _check_allocations(path: Path, header: list[str], column: pd.Series) -> None
         raise InputError(
             str(path), row + 2, where, column.iloc[row], "processor ids and ranges LO-HI separated by spaces"
         )
-    ranges = column.str.extractall(r"(\d+)-(\d+)")
+    ranges = column.str.extractall(r"([0-9]+)-([0-9]+)")
     if len(ranges):
         reversed_ = ranges[0].astype(float).to_numpy() > ranges[1].astype(float).to_numpy()
         if reversed_.any():
