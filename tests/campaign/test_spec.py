@@ -198,3 +198,22 @@ def test_tau_is_read_as_the_bsld_threshold_with_the_same_run_ids(make_spec, smal
     assert ids("tau = 3.0\n") == ids("bsld_threshold = 3.0\n")
     assert load_campaign(make_spec("tau = 3.0\n" + small_text)).spec.bsld_threshold == 3.0
     assert ids("bsld_threshold = 3.0\n") != ids("bsld_threshold = 10.0\n")
+
+
+def test_a_trace_may_be_an_archive_log_by_name(make_spec, traces_dir, monkeypatch, tmp_path):
+    """``trace = "pwa:NAME"`` finds the log in SCHEDLAB_TRACES: the runs read the file and cut the windows of
+    its path; their ids hash the name as written, so they are the same on every machine."""
+    from schedlab.campaign import expand
+
+    monkeypatch.setenv("SCHEDLAB_TRACES", str(traces_dir))
+    monkeypatch.setenv("SCHEDLAB_CACHE", str(tmp_path / "empty"))
+    body = '[[workloads]]\nname = "kth"\ntrace = "{}"\nwindows = {{ count = 2, length = "1d" }}\n'
+    body += '[[policies]]\nname = "easy"\n'
+    by_name = expand(load_campaign(make_spec(body.format("pwa:KTH-SP2-1996-2.1-cln"), name="a")))
+    by_path = expand(load_campaign(make_spec(body.format(traces_dir / "KTH-SP2-1996-2.1-cln.swf.gz"), name="b")))
+    assert len(by_name) == len(by_path) == 2
+    for named, pathed in zip(by_name, by_path, strict=True):
+        assert (named.trace_path, named.window) == (pathed.trace_path, pathed.window)
+        assert named.trace == "pwa:KTH-SP2-1996-2.1-cln"
+    with pytest.raises(InputError, match=r"workloads\[0\]\.trace: pwa:KTH-SP3: not a log"):
+        load_campaign(make_spec(body.format("pwa:KTH-SP3"), name="c"))

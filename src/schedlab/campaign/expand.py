@@ -185,7 +185,7 @@ def expand(campaign: Campaign) -> list[RunConfig]:
             runs += _generated_runs(campaign, w_index, workload, where)
             continue
         assert workload.trace is not None  # checked by load_campaign: a workload has a trace or a generator
-        trace_path = str(campaign.resolve(workload.trace).resolve())
+        trace_path = str(campaign.trace(workload.trace).resolve())
         windows: list[tuple[int | None, tuple[float, float] | None, int | None, float | None]]
         sample = None
         if workload.samples is not None:

@@ -19,7 +19,7 @@ Example (the whole format; see ``campaigns/easy-vs-conservative.toml``)::
 
     [[workloads]]
     name = "kth"                       # default: the trace file name
-    trace = "../../shared/traces/KTH-SP2-1996-2.1-cln.swf.gz"  # relative to this file
+    trace = "../../shared/traces/KTH-SP2-1996-2.1-cln.swf.gz"  # relative to this file, or pwa:NAME (an archive log)
     status = 1                         # optional filters, as `schedlab simulate`
     windows = { sample = "random", count = 10, length = "7d" }
     # tasks = { conversion = "C", rounding = "round" }   # optional: sequential tasks
@@ -73,6 +73,7 @@ from pydantic import AliasChoices, BaseModel, ConfigDict, Field, ValidationError
 
 from schedlab.durations import parse_duration
 from schedlab.errors import InputError
+from schedlab.workload import archive
 
 __all__ = [
     "Campaign",
@@ -316,6 +317,14 @@ class Campaign:
         candidate = Path(relative).expanduser()
         return candidate if candidate.is_absolute() else (self.path.parent / candidate)
 
+    def trace(self, text: str) -> Path:
+        """A workload's trace file: a path of the spec (:meth:`resolve`), or ``pwa:NAME``, a log of the
+        Parallel Workloads Archive found in ``SCHEDLAB_TRACES`` or the cache, else downloaded and checked
+        (:func:`schedlab.workload.archive.resolve`), so that a spec runs unchanged on any machine."""
+        if text.startswith(archive.PREFIX):
+            return Path(archive.resolve(text))
+        return self.resolve(text)
+
 
 def load_campaign(path, *, store=None) -> Campaign:
     """Read and validate a campaign specification file.
@@ -382,13 +391,17 @@ def _check(campaign: Campaign) -> None:
             )
         if workload.samples is not None and workload.windows is not None:
             raise InputError(source, None, f"workloads[{i}].samples", None, "samples or windows, not both")
-        if not campaign.resolve(workload.trace).is_file():
+        try:
+            trace = campaign.trace(workload.trace)
+        except InputError as error:  # an unknown pwa: name, a failed download
+            raise InputError(source, message=f"workloads[{i}].trace: {error}") from None
+        if not trace.is_file():
             raise InputError(
                 source,
                 None,
                 f"workloads[{i}].trace",
                 repr(workload.trace),
-                "an existing trace file (relative to the spec file)",
+                "an existing trace file (relative to the spec file) or pwa:NAME",
             )
         _check_topology(source, i, workload)
         if workload.tasks is not None and workload.status not in (None, 1):
