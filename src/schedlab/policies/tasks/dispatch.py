@@ -112,9 +112,19 @@ class Dispatch(TaskPolicy):
                 elif self.counter[k] == self.redirection.tau - 1:
                     self.armed[0].add(processor)  # the next shorter arrival redirects k
         if self.batch:
-            for processor, row in enumerate(self.running):
-                if row < 0 and self.waiting[processor]:
-                    self._start_next(processor, now)
+            for processor in self._idle_with_queue():
+                self._start_next(processor, now)
+
+    def _idle_with_queue(self) -> list[int]:
+        """The processors left idle with a queue by the arrivals of a batch, in increasing order: those filed
+        at the front of the busy lists (key -inf), the main pool's before the dedicated pool's."""
+        idle = []
+        for busy in self.busy:
+            for key, processor in busy:
+                if key != -INF:
+                    break
+                idle.append(processor)
+        return idle
 
     def _dispatch(self, row: int, pool: int, now: float, *, threshold: bool) -> int:
         """Send ``row`` to the processor of ``pool`` chosen by :meth:`_choose`; start it if that processor

@@ -203,28 +203,29 @@ class SRPT(TaskPolicy):
 
     def _file(self, processor: int) -> None:
         """File ``processor`` under its current state (free, lone with its end, or queued)."""
-        kind = self.kind[processor]
-        if kind == LONE:
-            filed = self.filed_end[processor]
-            if self.running[processor] >= 0 and not self.lengths[processor] and self.end[processor] == filed:
-                return
-            del self.lone[bisect_left(self.lone, (filed, processor))]
+        if self.lengths[processor]:
+            kind = QUEUED
+        else:
+            kind = LONE if self.running[processor] >= 0 else FREE
+        old = self.kind[processor]
+        if old == kind and (kind != LONE or self.end[processor] == self.filed_end[processor]):
+            return
+        if old == LONE:
+            del self.lone[bisect_left(self.lone, (self.filed_end[processor], processor))]
             self.lone_ends.set(processor, -INF)
-        elif kind == FREE:
+        elif old == FREE:
             del self.free[bisect_left(self.free, processor)]
         else:
-            self.queued.discard(processor)
-        if self.lengths[processor]:
-            self.kind[processor] = QUEUED
-            self.queued.add(processor)
-        elif self.running[processor] >= 0:
-            self.kind[processor] = LONE
-            filed = self.filed_end[processor] = self.end[processor]
-            insort(self.lone, (filed, processor))
-            self.lone_ends.set(processor, filed)
-        else:
-            self.kind[processor] = FREE
+            self.queued.remove(processor)
+        self.kind[processor] = kind
+        if kind == LONE:
+            end = self.filed_end[processor] = self.end[processor]
+            insort(self.lone, (end, processor))
+            self.lone_ends.set(processor, end)
+        elif kind == FREE:
             insort(self.free, processor)
+        else:
+            self.queued.add(processor)
 
     def _enqueue(self, row: int, processor: int) -> None:
         insort(self.lengths[processor], self.remaining[row])
@@ -249,37 +250,43 @@ FREE, LONE, QUEUED = 0, 1, 2
 
 class LatestEnd:
     """Per processor, the end of its running task (``-inf`` for none), in a max segment tree: the first
-    processor whose task ends more than ``p`` after ``now`` in O(log m)."""
+    processor whose task ends more than ``p`` after ``now`` in O(log m).
 
-    __slots__ = ("size", "tree")
+    Updates wait in ``pending`` until the next query: most arrivals find a free processor and never ask.
+    """
+
+    __slots__ = ("size", "tree", "pending")
 
     def __init__(self, m: int) -> None:
         self.size = 1 << max(m - 1, 0).bit_length()
         self.tree = [-INF] * (2 * self.size)
+        self.pending: dict[int, float] = {}
 
     def set(self, processor: int, end: float) -> None:
-        tree = self.tree
-        i = processor + self.size
-        tree[i] = end
-        i >>= 1
-        while i:
-            latest = max(tree[2 * i], tree[2 * i + 1])
-            if tree[i] == latest:
-                return  # the ancestors hold the same maxima
-            tree[i] = latest
-            i >>= 1
+        self.pending[processor] = end
 
     def first_over(self, p: float, now: float) -> int:
         """The lowest processor with ``p < end - now`` (its running task has more than ``p`` left), or -1.
 
         ``end - now`` grows with ``end`` (rounding is monotone), so a subtree holds such a processor exactly
         when its latest end qualifies."""
-        tree = self.tree
+        tree, size = self.tree, self.size
+        for processor, end in self.pending.items():
+            i = processor + size
+            tree[i] = end
+            i >>= 1
+            while i:
+                latest = max(tree[2 * i], tree[2 * i + 1])
+                if tree[i] == latest:
+                    break  # the ancestors hold the same maxima
+                tree[i] = latest
+                i >>= 1
+        self.pending.clear()
         if not p < tree[1] - now:
             return -1
         i = 1
-        while i < self.size:
+        while i < size:
             i *= 2
             if not p < tree[i] - now:
                 i += 1
-        return i - self.size
+        return i - size
