@@ -9,7 +9,20 @@ GSRPT anywhere (migratory, one common queue), SRPT on the processor it was
 dispatched to. They are references, not proven bounds: global SRPT is not
 optimal on m > 1 processors.
 
-Cost: GSRPT O(log n) per event; SRPT O(m log q) per arrival (dispatch).
+Cost: GSRPT O(log n) per event. SRPT dispatches in O(log m) per arrival while a
+free processor exists or every queue is empty, plus O(log q) per processor with a
+queue whose lower bound can still win: processors are filed as free (idle, empty
+queue: increase exactly ``p``), lone (running, empty queue: ``p + p`` when the
+arrival would preempt, else ``p + left``) or queued (computed exactly, only where
+its bound ``p + p`` or ``p + left`` can still win). Lone processors are kept by the
+end of their task (a sorted list, walked while ``p + left`` can win) and in a max
+segment tree over processor indices (the first one the arrival would preempt).
+Rounding is monotone, so every bound holds for the computed floats and the
+choice is the plain scan's, ties to the first processor included (tested against
+it). A pure-Python index rather than numpy (per-call overhead on m ~ 100
+processors, and numpy's pairwise sums differ from Python's ``sum`` in the last
+bit) or the Rust core (the sorted per-processor queues would have to live there,
+and the engine's own work now costs more than the dispatch).
 """
 
 from __future__ import annotations
