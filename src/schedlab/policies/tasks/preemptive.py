@@ -171,6 +171,8 @@ class SRPT(TaskPolicy):
                 del self.processor_of[k]
                 self._enqueue(k, processor)
                 self._start(row, processor, now)
+            elif k < 0 and not self.batch and not self.waiting[processor]:
+                self._start(row, processor, now)  # the arrival would be queued alone, then started
             else:
                 self._enqueue(row, processor)
                 if k < 0 and not self.batch:
