@@ -21,7 +21,8 @@ never examined. Processors whose running task would be redirected by the
 arrival (SPT-RD, increase possibly negative) are kept in a set and always
 examined. Each examined processor costs O(log q) (sorted queue, bisection,
 one C-level sum). The choice equals the full scan's, ties included (tested
-against it).
+against it). The end of a batch (``batch=True``) starts only the processors
+filed idle with a queue, read from the front of the busy lists, not all m.
 """
 
 from __future__ import annotations
