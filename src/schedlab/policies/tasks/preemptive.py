@@ -9,10 +9,11 @@ GSRPT anywhere (migratory, one common queue), SRPT on the processor it was
 dispatched to. They are references, not proven bounds: global SRPT is not
 optimal on m > 1 processors.
 
-Cost: GSRPT O(log n) per event. SRPT dispatches in O(log m) per arrival while a
-free processor exists or every queue is empty, plus O(log q) per processor with a
-queue whose lower bound can still win: processors are filed as free (idle, empty
-queue: increase exactly ``p``), lone (running, empty queue: ``p + p`` when the
+Cost: GSRPT O(log n) per event. SRPT dispatches in O(log m) comparisons per
+arrival (the sorted lists below move O(m) pointers in C on insertion), plus, per
+processor with a queue, O(1) for its lower bound and O(log q) where that bound
+can still win (2.7 queued processors per arrival on a 60-day Curie window).
+Processors are filed as free (idle, empty queue: increase exactly ``p``), lone (running, empty queue: ``p + p`` when the
 arrival would preempt, else ``p + left``) or queued (computed exactly, only where
 its bound ``p + p`` or ``p + left`` can still win). Lone processors are kept by the
 end of their task (a sorted list, walked while ``p + left`` can win) and in a max
@@ -37,7 +38,9 @@ from schedlab.policies.tasks.pools import Redirection, TaskPolicy
 
 def delta_flow_preempting(p: float, remaining: float, queued: list[float]) -> float:
     """Flow increase when a task of length ``p`` preempts a running task with ``remaining`` time left (section IV-D,
-    SRPT exception): ``p`` plus ``p`` for every task of the processor, the preempted one included, that it overtakes."""
+    SRPT exception): ``p`` plus ``p`` for every task of the processor, the preempted one included, that it overtakes.
+
+    ``queued`` is sorted: the tasks overtaken in the queue are those after ``bisect_right(queued, p)``."""
     return p + p * (len(queued) - bisect_right(queued, p) + (remaining > p))
 
 
