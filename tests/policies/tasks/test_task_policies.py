@@ -314,3 +314,28 @@ def test_gspt_rd_counts_only_arrivals_that_wait():
     assert (
         make_policy("gspt-rd", {"count_if_idle": True}).describe() == "gspt-rd(dedicated=1, tau=3, count_if_idle=True)"
     )
+
+
+@pytest.mark.parametrize(
+    ("name", "params"), [("spt", {}), ("spt-rd", {"tau": 1}), ("spt-rd", {"tau": 2}), ("spt-rr", {"b": 0.3, "c": 0.5})]
+)
+@given(case=task_instances(max_tasks=14, max_m=6))
+def test_batch_end_starts_the_idle_processors_of_the_plain_scan(name, params, case):
+    """When a batch of arrivals ends, the processors read from the busy lists are those the plain scan finds idle
+    with a queue, in increasing order."""
+    release, p, m = case
+    if name != "spt":
+        params = {**params, "dedicated": 1}
+    policy = make_policy(name, {**params, "batch": True})
+    indexed = policy._idle_with_queue
+    calls = []
+
+    def checked():
+        plain = [i for i, row in enumerate(policy.running) if row < 0 and policy.waiting[i]]
+        calls.append((indexed(), plain))
+        return calls[-1][0]
+
+    policy._idle_with_queue = checked
+    instance = tasks(release, p, m)
+    validate(instance, simulate(instance, policy, rng=np.random.default_rng(5)))
+    assert calls and all(fast == slow for fast, slow in calls), calls

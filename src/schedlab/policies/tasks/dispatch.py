@@ -21,7 +21,8 @@ never examined. Processors whose running task would be redirected by the
 arrival (SPT-RD, increase possibly negative) are kept in a set and always
 examined. Each examined processor costs O(log q) (sorted queue, bisection,
 one C-level sum). The choice equals the full scan's, ties included (tested
-against it).
+against it). The end of a batch (``batch=True``) starts only the processors
+filed idle with a queue, read from the front of the busy lists, not all m.
 """
 
 from __future__ import annotations
@@ -112,9 +113,19 @@ class Dispatch(TaskPolicy):
                 elif self.counter[k] == self.redirection.tau - 1:
                     self.armed[0].add(processor)  # the next shorter arrival redirects k
         if self.batch:
-            for processor, row in enumerate(self.running):
-                if row < 0 and self.waiting[processor]:
-                    self._start_next(processor, now)
+            for processor in self._idle_with_queue():
+                self._start_next(processor, now)
+
+    def _idle_with_queue(self) -> list[int]:
+        """The processors left idle with a queue by the arrivals of a batch, in increasing order: those filed
+        at the front of the busy lists (key -inf), the main pool's before the dedicated pool's."""
+        idle = []
+        for busy in self.busy:
+            for key, processor in busy:
+                if key != -INF:
+                    break
+                idle.append(processor)
+        return idle
 
     def _dispatch(self, row: int, pool: int, now: float, *, threshold: bool) -> int:
         """Send ``row`` to the processor of ``pool`` chosen by :meth:`_choose`; start it if that processor
