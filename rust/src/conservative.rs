@@ -4,10 +4,10 @@
 //! compresses them in queue order, to the earliest start the profile allows (`full`) or only to
 //! now (`start-now`).
 
-use crate::engine::{Engine, Policy};
+use crate::engine::{Engine, MinKey, Policy};
 use crate::fcfs::row_of_rank;
 use crate::profile::Profile;
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BinaryHeap, HashMap};
 
 /// What a full-compression pass learnt for one (size, estimate): no start before `x` fits a job
 /// whose reservation starts at `cap` or later, until a window is given back before `x`; the pass
@@ -21,16 +21,29 @@ struct Fact {
     given: usize,
 }
 
+/// A waiting job and its reservation, as the compressions read them.
+#[derive(Clone, Copy)]
+struct Waiting {
+    rank: u32,
+    row: u32,
+    kind: u32,
+    procs: i64,
+    estimate: f64,
+    start: f64,
+}
+
 pub struct Conservative {
     full: bool,
     profile: Profile,
     row_of_rank: Vec<u32>,
-    /// Ranks of waiting jobs holding a reservation, sorted.
-    reserved: Vec<usize>,
+    /// Waiting jobs holding a reservation, in queue order (by rank).
+    reserved: Vec<Waiting>,
     /// Reservation start (waiting) or start (running), per row.
     res_start: Vec<f64>,
-    /// (reservation start as an ordered key, rank) of every waiting job.
-    starts: BTreeSet<(u64, u32)>,
+    /// (reservation start, rank), lazily cleaned: `stale` entries are of moved reservations, and the
+    /// heap is rebuilt from `reserved` when they outnumber the live ones.
+    starts: BinaryHeap<MinKey>,
+    stale: usize,
     waiting: Vec<bool>,
     ended_early: bool,
     /// The earliest time a pass was asked for (a timer of the engine), INF when it is past: every
@@ -65,7 +78,8 @@ impl Conservative {
             row_of_rank: row_of_rank(rank),
             reserved: Vec::new(),
             res_start: vec![f64::INFINITY; n],
-            starts: BTreeSet::new(),
+            starts: BinaryHeap::new(),
+            stale: 0,
             waiting: vec![false; n],
             ended_early: false,
             next_wake: f64::INFINITY,
@@ -76,18 +90,34 @@ impl Conservative {
         }
     }
 
-    fn reserve(&mut self, eng: &mut Engine, row: usize, start: f64) {
-        self.profile.add(start, start + eng.jobs.estimate[row], -eng.jobs.procs[row]);
-        let r = eng.jobs.rank[row] as usize;
-        if self.waiting[row] {
-            self.starts.remove(&(key(self.res_start[row]), r as u32));
-        } else {
-            self.waiting[row] = true;
-            let at = self.reserved.partition_point(|&x| x < r);
-            self.reserved.insert(at, r);
-        }
+    /// Reserve `[start, start + estimate)` for the newly submitted job `row`.
+    fn place(&mut self, eng: &Engine, row: usize, start: f64) {
+        let (procs, estimate) = (eng.jobs.procs[row], eng.jobs.estimate[row]);
+        self.profile.add(start, start + estimate, -procs);
+        let rank = eng.jobs.rank[row] as u32;
+        let at = self.reserved.partition_point(|w| w.rank < rank);
+        let kind = self.kind[row];
+        self.reserved.insert(at, Waiting { rank, row: row as u32, kind, procs, estimate, start });
+        self.waiting[row] = true;
         self.res_start[row] = start;
-        self.starts.insert((key(start), r as u32));
+        self.starts.push(MinKey(start, rank));
+    }
+
+    /// Move the reservation of `self.reserved[idx]` to `start` (earlier).
+    fn move_to(&mut self, idx: usize, start: f64) {
+        let w = &mut self.reserved[idx];
+        let (old, procs, estimate) = (w.start, w.procs, w.estimate);
+        w.start = start;
+        let (rank, row) = (w.rank, w.row as usize);
+        self.profile.add(old, old + estimate, procs);
+        self.profile.add(start, start + estimate, -procs);
+        self.res_start[row] = start;
+        self.starts.push(MinKey(start, rank));
+        self.stale += 1;
+        if self.stale > self.reserved.len() + 64 {
+            self.starts = self.reserved.iter().map(|w| MinKey(w.start, w.rank)).collect();
+            self.stale = 0;
+        }
     }
 
     /// Full compression: each reservation, in queue order, moves to the earliest start before it that
@@ -101,20 +131,18 @@ impl Conservative {
     /// processors were free), and during a pass the profile only loses free processors, except where
     /// a moved reservation gives its old window back: a fact holds until a window is given back
     /// before its `x`.
-    fn compress_full(&mut self, eng: &mut Engine, now: f64) {
+    fn compress_full(&mut self, now: f64) {
         self.pass += 1;
         self.given_back.clear();
         let mut given = 0;
         let mut idx = 0;
         while idx < self.reserved.len() {
-            let row = self.row_of_rank[self.reserved[idx]] as usize;
+            let Waiting { kind, procs: k, estimate: d, start: old, .. } = self.reserved[idx];
             idx += 1;
-            let old = self.res_start[row];
             if old <= now {
                 continue;
             }
-            let (k, d) = (eng.jobs.procs[row], eng.jobs.estimate[row]);
-            let kind = self.kind[row] as usize;
+            let kind = kind as usize;
             let fact = self.facts[kind];
             let mut from = f64::NEG_INFINITY;
             if fact.pass == self.pass {
@@ -129,8 +157,7 @@ impl Conservative {
             }
             let new = self.profile.earliest(k, d, old, from);
             let x = if new < old {
-                self.profile.add(old, old + d, k);
-                self.reserve(eng, row, new);
+                self.move_to(idx - 1, new);
                 while self.given_back.last().is_some_and(|&(_, start)| start >= old) {
                     self.given_back.pop();
                 }
@@ -146,20 +173,17 @@ impl Conservative {
 
     /// Start-now compression: in queue order, a job moves to now iff its processors are free over
     /// `[now, min(now + d, old))` (from its own reservation on they are its own).
-    fn compress_now(&mut self, eng: &mut Engine, now: f64) {
+    fn compress_now(&mut self, now: f64) {
         let mut free_now = self.profile.free_now();
         let mut idx = 0;
         while idx < self.reserved.len() {
-            let row = self.row_of_rank[self.reserved[idx]] as usize;
+            let Waiting { procs: k, estimate: d, start: old, .. } = self.reserved[idx];
             idx += 1;
-            let old = self.res_start[row];
-            let (k, d) = (eng.jobs.procs[row], eng.jobs.estimate[row]);
             if old <= now || k > free_now {
                 continue;
             }
             if self.profile.fits_until(k, (now + d).min(old)) {
-                self.profile.add(old, old + d, k);
-                self.reserve(eng, row, now);
+                self.move_to(idx - 1, now);
                 free_now -= k;
             }
         }
@@ -168,38 +192,31 @@ impl Conservative {
     /// Start the jobs whose reservations begin now, in queue order; ask for a pass at the next start.
     fn start_due(&mut self, eng: &mut Engine, now: f64) -> Result<(), String> {
         let mut due = Vec::new();
-        while self.starts.first().is_some_and(|&(start, _)| start <= key(now)) {
-            let (_, r) = self.starts.pop_first().unwrap();
-            self.waiting[self.row_of_rank[r as usize] as usize] = false;
-            due.push(r as usize);
+        loop {
+            let Some(&MinKey(start, r)) = self.starts.peek() else { break };
+            let row = self.row_of_rank[r as usize] as usize;
+            if self.res_start[row] != start || !self.waiting[row] {
+                self.starts.pop();
+                self.stale -= 1;
+            } else if start <= now {
+                self.starts.pop();
+                self.waiting[row] = false;
+                due.push(r);
+            } else {
+                if self.next_wake <= now || start < self.next_wake {
+                    eng.wake_at(start);
+                    self.next_wake = start;
+                }
+                break;
+            }
         }
         due.sort_unstable();
         for r in due {
-            let at = self.reserved.partition_point(|&x| x < r);
+            let at = self.reserved.partition_point(|w| w.rank < r);
             self.reserved.remove(at);
-            eng.start_first_fit(self.row_of_rank[r] as usize, now)?;
-        }
-        if self.next_wake <= now {
-            self.next_wake = f64::INFINITY;
-        }
-        if let Some(&(_, r)) = self.starts.first() {
-            let start = self.res_start[self.row_of_rank[r as usize] as usize];
-            if start < self.next_wake {
-                eng.wake_at(start);
-                self.next_wake = start;
-            }
+            eng.start_first_fit(self.row_of_rank[r as usize] as usize, now)?;
         }
         Ok(())
-    }
-}
-
-/// An integer key ordered as the times `t` are (total order of floats).
-fn key(t: f64) -> u64 {
-    let bits = t.to_bits();
-    if bits >> 63 == 1 {
-        !bits
-    } else {
-        bits | 1 << 63
     }
 }
 
@@ -223,9 +240,9 @@ impl Policy for Conservative {
             self.ended_early = false;
             if !self.reserved.is_empty() {
                 if self.full {
-                    self.compress_full(eng, now);
+                    self.compress_full(now);
                 } else {
-                    self.compress_now(eng, now);
+                    self.compress_now(now);
                 }
             }
         }
@@ -240,7 +257,7 @@ impl Policy for Conservative {
                 if start == f64::INFINITY {
                     return Err(format!("conservative: no start for job row {r}"));
                 }
-                self.reserve(eng, r, start);
+                self.place(eng, r, start);
             }
             new.clear();
             eng.arrived = new;
