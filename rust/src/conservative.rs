@@ -8,6 +8,7 @@ use crate::engine::{Engine, MinKey, Policy};
 use crate::fcfs::row_of_rank;
 use crate::profile::Profile;
 use std::collections::{BinaryHeap, HashMap};
+use std::hash::Hash;
 
 /// What a full-compression pass learnt for one (size, estimate): no start before `x` fits a job
 /// whose reservation starts at `cap` or later, until a window is given back before `x`; the pass
@@ -57,20 +58,19 @@ pub struct Conservative {
     /// The windows the current pass gave back, as (how many before, start): the suffix minima of
     /// their starts, increasing (the earliest start given back since any point of the pass).
     given_back: Vec<(usize, f64)>,
+    /// Per row, the index of the job's size among the distinct sizes.
+    size: Vec<u32>,
+    /// Start-now compression's first blocking breakpoint per size, with the epoch (pass and move)
+    /// it was looked up in.
+    first_block: Vec<(u64, f64)>,
+    epoch: u64,
 }
 
 impl Conservative {
     pub fn new(full: bool, n_procs: i64, rank: &[i64], procs: &[i64], estimate: &[f64]) -> Self {
         let n = rank.len();
-        let mut kinds = HashMap::new();
-        let kind: Vec<u32> = procs
-            .iter()
-            .zip(estimate)
-            .map(|(&k, &d)| {
-                let next = kinds.len() as u32;
-                *kinds.entry((k, d.to_bits())).or_insert(next)
-            })
-            .collect();
+        let (kind, kinds) = dense(procs.iter().zip(estimate).map(|(&k, &d)| (k, d.to_bits())));
+        let (size, sizes) = dense(procs.iter().copied());
         let void = Fact { pass: 0, x: 0.0, cap: 0.0, given: 0 };
         Conservative {
             full,
@@ -83,10 +83,13 @@ impl Conservative {
             waiting: vec![false; n],
             ended_early: false,
             next_wake: f64::INFINITY,
-            facts: vec![void; kinds.len()],
+            facts: vec![void; kinds],
             kind,
             pass: 0,
             given_back: Vec::new(),
+            first_block: vec![(0, 0.0); sizes],
+            size,
+            epoch: 0,
         }
     }
 
@@ -172,19 +175,27 @@ impl Conservative {
     }
 
     /// Start-now compression: in queue order, a job moves to now iff its processors are free over
-    /// `[now, min(now + d, old))` (from its own reservation on they are its own).
+    /// `[now, min(now + d, old))` (from its own reservation on they are its own), that is iff the
+    /// first breakpoint with fewer than its size free is not before that bound. That breakpoint is
+    /// looked up once per size between two moves (`first_block`).
     fn compress_now(&mut self, now: f64) {
         let mut free_now = self.profile.free_now();
+        self.epoch += 1;
         let mut idx = 0;
         while idx < self.reserved.len() {
-            let Waiting { procs: k, estimate: d, start: old, .. } = self.reserved[idx];
+            let Waiting { row, procs: k, estimate: d, start: old, .. } = self.reserved[idx];
             idx += 1;
             if old <= now || k > free_now {
                 continue;
             }
-            if self.profile.fits_until(k, (now + d).min(old)) {
+            let memo = &mut self.first_block[self.size[row as usize] as usize];
+            if memo.0 != self.epoch {
+                *memo = (self.epoch, self.profile.first_block(k));
+            }
+            if memo.1 >= (now + d).min(old) {
                 self.move_to(idx - 1, now);
                 free_now -= k;
+                self.epoch += 1;
             }
         }
     }
@@ -218,6 +229,18 @@ impl Conservative {
         }
         Ok(())
     }
+}
+
+/// Number the distinct keys 0, 1, ... in order of first appearance: each key's number, and how many.
+fn dense<K: Hash + Eq>(keys: impl Iterator<Item = K>) -> (Vec<u32>, usize) {
+    let mut numbers = HashMap::new();
+    let out = keys
+        .map(|key| {
+            let next = numbers.len() as u32;
+            *numbers.entry(key).or_insert(next)
+        })
+        .collect();
+    (out, numbers.len())
 }
 
 impl Policy for Conservative {

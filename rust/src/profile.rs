@@ -268,9 +268,25 @@ impl Profile {
         self.last_block(n.left, off, end, k)
     }
 
-    /// Whether `k` processors are free from now until `end` (at least at now itself).
-    pub fn fits_until(&self, k: i64, end: f64) -> bool {
-        self.free_now() >= k && self.last_block(self.root, 0, end, k).is_none()
+    /// The first breakpoint where fewer than `k` processors are free, INF if none.
+    pub fn first_block(&self, k: i64) -> f64 {
+        let (mut x, mut off) = (self.root, 0);
+        loop {
+            let n = &self.nodes[x as usize];
+            if x == NIL || off + n.lo >= k {
+                return f64::INFINITY;
+            }
+            let left = &self.nodes[n.left as usize];
+            if off + left.lo < k {
+                x = n.left;
+                continue;
+            }
+            off += left.sum + n.delta;
+            if off < k {
+                return n.time;
+            }
+            x = n.right;
+        }
     }
 
     /// Earliest breakpoint at or after `from` and before `cap` where `procs` processors stay free for
@@ -440,9 +456,9 @@ mod tests {
                         let from = now + (want - now) * rng.below(5) as f64 / 4.0;
                         assert_eq!(tree.earliest(k, d, cap, from), want, "seed {seed}: from {from}");
                     }
-                    let end = now + rng.below(40) as f64;
-                    let fits = list.times.iter().zip(&list.free).all(|(&t, &f)| !(t == now || t < end) || f >= k);
-                    assert_eq!(tree.fits_until(k, end), fits, "seed {seed}");
+                    let block =
+                        list.times.iter().zip(&list.free).find(|&(_, &f)| f < k).map_or(f64::INFINITY, |(&t, _)| t);
+                    assert_eq!(tree.first_block(k), block, "seed {seed}");
                 }
             }
         }
