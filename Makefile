@@ -21,7 +21,9 @@ $(VENV)/.installed: $(BIN)/activate pyproject.toml rust/Cargo.toml rust/Cargo.lo
 demo: $(VENV)/.installed
 	SCHEDLAB_TRACES=$(TRACES) $(BIN)/schedlab simulate pwa:HPC2N-2002-2.2-cln --policy easy --out runs/demo-hpc2n-easy --force
 
+# The compiled core's own unit tests (the tree profile against a list profile), then the Python suite.
 test: browser $(VENV)/.installed
+	cd rust && cargo test --release --quiet
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
 # Static checks: lint, formatting, the layers of docs/architecture.md, types.

@@ -5,9 +5,11 @@ Each (trace, policy, engine) runs in its own process (``SCHEDLAB_ENGINE`` set to
 write ``jobs.csv`` and ``metrics.json`` to a temporary directory. ``wall`` is that whole
 process, as a user sees ``schedlab simulate``; ``cpu`` its user + system time (steadier than
 wall on a shared machine); ``MiB`` its peak resident memory. The phases come from the run.
-Both engines must write the same ``jobs.csv``; the table says so per row.
+Both engines must write the same ``jobs.csv``; the table says so per row. ``conservative:start-now`` is
+conservative backfilling with ``compress=start-now``; ``--engines core`` skips the Python engine (which
+does not finish full RICC with conservative backfilling).
 
-    python benchmarks/bench_core.py --traces ../shared/traces [--policies easy] [--only RICC]
+    python benchmarks/bench_core.py --traces ../shared/traces [--policies easy] [--only RICC] [--engines core]
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ TRACES = (
     "CEA-Curie-2011-2.1-cln.swf.gz",
     "RICC-2010-2.swf.gz",
 )
-POLICIES = ("easy", "fcfs", "conservative")
+POLICIES = ("easy", "fcfs", "conservative", "conservative:start-now")
 ENGINES = ("python", "core")
 
 
@@ -39,7 +41,8 @@ def one_run(trace: str, policy: str) -> dict:
     began = time.perf_counter()
     instance, report = load_instance(trace)
     read = time.perf_counter() - began
-    result = run(instance, policy, report=report)
+    name, _, compress = policy.partition(":")
+    result = run(instance, name, {"compress": compress} if compress else None, report=report)
     with tempfile.TemporaryDirectory() as out:
         result.write(out)
         digest = hashlib.sha256((Path(out) / "jobs.csv").read_bytes()).hexdigest()[:16]
@@ -79,6 +82,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--traces", default=os.path.join("..", "shared", "traces"), help="directory of the traces")
     parser.add_argument("--policies", nargs="+", default=POLICIES[:2], choices=POLICIES)
+    parser.add_argument("--engines", nargs="+", default=ENGINES, choices=ENGINES)
     parser.add_argument("--only", nargs="+", default=None, help="substrings selecting traces (e.g. RICC HPC2N)")
     parser.add_argument("--timeout", type=float, default=600.0, help="seconds allowed per run")
     parser.add_argument("--one", nargs=2, metavar=("TRACE", "POLICY"), help=argparse.SUPPRESS)
@@ -102,7 +106,7 @@ def main() -> None:
         label = name.split("-cln")[0].removesuffix(".swf.gz")
         for policy in args.policies:
             digests = []
-            for engine in ENGINES:
+            for engine in args.engines:
                 r = measure(path, policy, engine, args.timeout)
                 if "error" in r:
                     print(f"| {label} | {policy} | | | {engine} | {r['error']} | | | | | | | |", flush=True)

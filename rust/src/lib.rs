@@ -88,7 +88,8 @@ fn simulate_rigid<'py>(
                 "fcfs" | "easy" => engine::run(jobs, n_procs, &mut fcfs::Fcfs::new(policy == "easy", &rank)),
                 _ => {
                     let full = policy == "conservative-full";
-                    engine::run(jobs, n_procs, &mut conservative::Conservative::new(full, n_procs, &rank))
+                    let mut policy = conservative::Conservative::new(full, n_procs, &rank, &procs, &estimate);
+                    engine::run(jobs, n_procs, &mut policy)
                 }
             }
         })

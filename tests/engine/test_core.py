@@ -76,6 +76,40 @@ def busy_instances(draw):
     return Instance(jobs, Machine(n_procs))
 
 
+@st.composite
+def compressing_instances(draw):
+    """Long queues of jobs of a few (size, estimate) kinds that mostly end early, at integer times: each
+    completion compresses hundreds of reservations, chains of moves each freeing room for the next,
+    and jobs alike share what a full compression pass learnt until a moved reservation gives back a
+    window that undoes it."""
+    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
+    n_procs = int(rng.integers(2, 64))
+    n = int(rng.integers(50, 400))
+    kinds = int(rng.integers(1, 6))
+    sizes = rng.integers(1, n_procs + 1, kinds)
+    estimates = rng.integers(2, 60, kinds)
+    kind = rng.integers(0, kinds, n)
+    requested = estimates[kind].astype(float)
+    early = rng.random(n) < rng.uniform(0.5, 1.0)
+    run = np.where(early, np.maximum(1.0, np.floor(requested * rng.random(n))), requested)
+    jobs = JobTable.from_arrays(
+        submit=np.sort(rng.integers(0, n // 4 + 1, n)).astype(float),
+        run_time=run,
+        requested_time=requested,
+        procs=sizes[kind],
+        id=rng.permutation(n) + 1,
+    )
+    return Instance(jobs, Machine(n_procs))
+
+
+@pytest.mark.parametrize("order", ["fcfs", "sjf"])
+@pytest.mark.parametrize("compress", ["full", "start-now"])
+@given(instance=compressing_instances())
+@settings(max_examples=60)
+def test_core_matches_python_on_long_compressions(compress, order, instance):
+    assert_same(instance, "conservative", {"order": order, "compress": compress})
+
+
 @pytest.mark.parametrize("name, params", POLICIES, ids=IDS)
 @given(instance=rigid_instances(max_jobs=25, max_procs=10))
 @settings(max_examples=150)
