@@ -259,9 +259,12 @@ def test_missing_batsim_column_is_an_input_error_at_line_1(tmp_path, column):
     assert info.value.source == str(path) and info.value.line == 1
 
 
-@pytest.mark.parametrize(("column", "cell"), [("stretch", "\u0663"), ("success", "\u0661"), ("run_time", "1e")])
+@pytest.mark.parametrize(
+    ("column", "cell"),
+    [("stretch", "\u0663"), ("stretch", "1_0"), ("success", "\u0661"), ("success", "1_0"), ("run_time", "1e")],
+)
 def test_a_cell_that_is_no_ascii_number_is_an_input_error_naming_its_column(tmp_path, column, cell):
-    """Python's float() reads other scripts' digits ('\u0663' is 3), pandas does not: both refuse them."""
+    """Python's float() reads other scripts' digits ('\u0663' is 3) and underscores, pandas does not: both refuse them."""
     instance, schedule = small()
     path = tmp_path / "jobs.csv"
     write_jobs_csv(path, instance, schedule)

@@ -414,7 +414,7 @@ def _first_bad_cell(path: Path, header: list[str]) -> None:
                 if expected is None or (text == "" and name in _FLOAT_COLUMNS):
                     continue
                 try:
-                    if not text.isascii():  # Python reads other scripts' digits ('٣'), pandas does not
+                    if not text.isascii() or "_" in text:  # Python reads '٣' and '1_0', pandas does not
                         raise ValueError(text)
                     value = float(text) if name in _FLOAT_COLUMNS else int(text)
                 except ValueError:
