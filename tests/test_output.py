@@ -18,6 +18,7 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
+from schedlab import output
 from schedlab.engine import simulate
 from schedlab.errors import InputError, ValidationError
 from schedlab.metrics import aggregate, job_metrics
@@ -32,7 +33,7 @@ from schedlab.output import (
     write_metrics_json,
 )
 from schedlab.platform import Machine
-from schedlab.platform.intervals import format_allocation, normalize
+from schedlab.platform.intervals import AllocationTable, format_allocation, normalize
 from schedlab.platform.tree import FatTree
 from schedlab.registry import make_policy
 from schedlab.runtime import TopologyPenalty
@@ -332,6 +333,16 @@ def test_format_allocations_matches_format_allocation(allocs, numpy_ints):
         allocs = [None if a is None else tuple((np.int64(lo), np.int64(hi)) for lo, hi in a) for a in allocs]
     expected = [format_allocation(a or ()) for a in allocs]
     assert format_allocations(allocs) == expected
+
+
+@given(st.lists(_allocs, max_size=12))
+def test_allocation_text_of_a_table_equals_that_of_its_list(allocs):
+    """The compiled core's schedules hold an AllocationTable: same text, on the core and in numpy."""
+    expected = [format_allocation(a or ()) for a in allocs]
+    assert format_allocations(AllocationTable.from_allocations(allocs)) == expected
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(output, "_core", None)
+        assert format_allocations(AllocationTable.from_allocations(allocs)) == expected
 
 
 def test_format_allocations_by_hand():
