@@ -215,16 +215,16 @@ pub fn parse_swf<'py>(py: Python<'py>, data: &Bound<'py, PyBytes>) -> PyResult<B
     let parsed = py.allow_threads(|| parse(text));
     match parsed {
         Ok(swf) => {
-            let (mut f, mut n) = (0, 0);
+            // each column is dropped as soon as Python has its copy: one column at a time in two places
+            let (mut floats, mut ints) = (swf.floats.into_iter(), swf.ints.into_iter());
             let mut columns = Vec::with_capacity(N_FIELDS);
             for &float in IS_FLOAT.iter() {
-                if float {
-                    columns.push(bytearray(py, &swf.floats[f]));
-                    f += 1;
+                let column = if float {
+                    bytearray(py, &floats.next().unwrap_or_default())
                 } else {
-                    columns.push(bytearray(py, &swf.ints[n]));
-                    n += 1;
-                }
+                    bytearray(py, &ints.next().unwrap_or_default())
+                };
+                columns.push(column);
             }
             let columns = PyTuple::new(py, columns)?;
             (columns, bytearray(py, &swf.lines), bytearray(py, &swf.comments), py.None()).into_pyobject(py)

@@ -132,12 +132,21 @@ def number_array(values) -> pa.Array:
 
     Cost: O(n) numpy work, no Python loop.
     """
+    return _number_rows(*_numbers(values), slice(None))
+
+
+def _numbers(values) -> tuple[np.ndarray, bool]:
+    """A column as float64, and whether ``jobs.csv`` writes it as integers (every finite value integral)."""
     x = np.asarray(values, dtype=np.float64)
-    nan = np.isnan(x)
-    finite = x[~nan]
-    if np.all((np.floor(finite) == finite) & (np.abs(finite) < _INTEGRAL_LIMIT)):
-        return _arrow(np.where(nan, 0, x).astype(np.int64), nan)
-    return _arrow(x, nan)
+    finite = x[~np.isnan(x)]
+    return x, bool(np.all((np.floor(finite) == finite) & (np.abs(finite) < _INTEGRAL_LIMIT)))
+
+
+def _number_rows(x: np.ndarray, integral: bool, rows: slice) -> pa.Array:
+    """Rows ``rows`` of a column of :func:`_numbers` as an Arrow array (int64 or float64, NaN as null)."""
+    part = x[rows]
+    nan = np.isnan(part)
+    return _arrow(np.where(nan, 0, part).astype(np.int64), nan) if integral else _arrow(part, nan)
 
 
 def _arrow(values: np.ndarray, null: np.ndarray | None = None) -> pa.Array:
@@ -272,10 +281,13 @@ def write_jobs_csv(
     """
     import pyarrow.csv as pa_csv
 
-    table = jobs_table(instance, schedule, tau=tau)
+    columns = _jobs_columns(instance, schedule, tau=tau)
+    options = pa_csv.WriteOptions(include_header=False, quoting_style="none")
+    n = len(instance.jobs)
     with open(path, "wb") as f:
-        f.write((",".join(table.column_names) + "\n").encode("ascii"))  # Arrow would quote the header's names
-        pa_csv.write_csv(table, f, pa_csv.WriteOptions(include_header=False, quoting_style="none"))
+        f.write((",".join(columns) + "\n").encode("ascii"))  # Arrow would quote the header's names
+        for first in range(0, n, _CHUNK):  # converted a slice at a time: the whole table is never held
+            pa_csv.write_csv(_rows(columns, slice(first, first + _CHUNK)), f, options)
 
 
 def jobs_frame(instance: Instance, schedule: Schedule, *, tau: float = 10.0) -> pd.DataFrame:
@@ -287,8 +299,32 @@ def jobs_frame(instance: Instance, schedule: Schedule, *, tau: float = 10.0) -> 
 
 def jobs_table(instance: Instance, schedule: Schedule, *, tau: float = 10.0) -> pa.Table:
     """The Arrow table :func:`write_jobs_csv` writes (same columns, same values; see there)."""
+    return _rows(_jobs_columns(instance, schedule, tau=tau), slice(None))
+
+
+_CHUNK = 1 << 16
+"""Rows converted to Arrow and written at a time by :func:`write_jobs_csv` (450k jobs: 7 slices)."""
+
+
+def _rows(columns: dict[str, tuple], rows: slice) -> pa.Table:
+    """Rows ``rows`` of the columns of :func:`_jobs_columns` as an Arrow table."""
     import pyarrow as pa
 
+    def arrow(kind: str, *value) -> pa.Array:
+        if kind == "number":
+            return _number_rows(*value, rows)
+        if kind == "int":
+            return _arrow(value[0][rows])
+        whole = value[0]  # an Arrow text column: sliced without a copy
+        start, stop, _ = rows.indices(len(whole))
+        return whole.slice(start, max(stop - start, 0))
+
+    return pa.Table.from_arrays([arrow(*source) for source in columns.values()], names=list(columns))
+
+
+def _jobs_columns(instance: Instance, schedule: Schedule, *, tau: float = 10.0) -> dict[str, tuple]:
+    """Each column of ``jobs.csv``, in order, as ``("number", values, integral)`` (:func:`_numbers`),
+    ``("int", int64 values)`` or ``("text", Arrow array)``: what :func:`_rows` converts a slice at a time."""
     jobs = instance.jobs
     n = len(jobs)
     status = np.asarray(schedule.status).astype(np.int64)
@@ -299,6 +335,7 @@ def jobs_table(instance: Instance, schedule: Schedule, *, tau: float = 10.0) -> 
             f"job {jobs.id[i]}: status code {status[i]} cannot be written to jobs.csv "
             "(expected COMPLETED, KILLED or REJECTED)"
         )
+    allocated = _texts(*allocation_texts(schedule.alloc))
     per_job = job_metrics(instance, schedule, tau=tau)
     started = (status == JobStatus.COMPLETED) | (status == JobStatus.KILLED)
     start = np.where(started, np.asarray(schedule.start, dtype=np.float64), np.nan)
@@ -308,37 +345,37 @@ def jobs_table(instance: Instance, schedule: Schedule, *, tau: float = 10.0) -> 
         rows = [p.job for p in schedule.aborted if p.kept == kept and not p.moved]
         return np.bincount(np.asarray(rows, dtype=np.int64), minlength=n)[:n]
 
+    def number(values) -> tuple:
+        return ("number", *_numbers(values))
+
     words = np.array([FINAL_STATES.get(code, "") for code in JobStatus], dtype=object)  # indexed by status code
     name = workload_name(jobs.source).encode("ascii")
-
-    columns = {
-        "job_id": _arrow(jobs.id),
-        "workload_name": _texts(np.arange(n + 1, dtype=np.int64) * len(name), name * n),
-        "submission_time": number_array(jobs.submit),
-        "requested_number_of_resources": _arrow(jobs.procs),
-        "requested_time": number_array(jobs.requested_time),
-        "success": _arrow((status == JobStatus.COMPLETED).astype(np.int64)),
-        "starting_time": number_array(start),
-        "execution_time": number_array(per_job["execution"]),
-        "finish_time": number_array(end),
-        "waiting_time": number_array(per_job["wait"]),
-        "turnaround_time": number_array(per_job["response"]),
-        "stretch": number_array(per_job["slowdown"]),
-        "allocated_resources": _texts(*allocation_texts(schedule.alloc)),
-        "final_state": _text_array(words[status].tolist()),
-        "run_time": number_array(jobs.run_time),
-        "bounded_slowdown": number_array(per_job["bsld"]),
-        "bounded_slowdown_unclamped": number_array(per_job["bsld_unclamped"]),
-        "n_aborted": _arrow(pieces_per_job(False)),
-        "n_preempted": _arrow(pieces_per_job(True)),
+    columns: dict[str, tuple] = {
+        "job_id": ("int", np.asarray(jobs.id, dtype=np.int64)),
+        "workload_name": ("text", _texts(np.arange(n + 1, dtype=np.int64) * len(name), name * n)),
+        "submission_time": number(jobs.submit),
+        "requested_number_of_resources": ("int", np.asarray(jobs.procs, dtype=np.int64)),
+        "requested_time": number(jobs.requested_time),
+        "success": ("int", (status == JobStatus.COMPLETED).astype(np.int64)),
+        "starting_time": number(start),
+        "execution_time": number(per_job["execution"]),
+        "finish_time": number(end),
+        "waiting_time": number(per_job["wait"]),
+        "turnaround_time": number(per_job["response"]),
+        "stretch": number(per_job["slowdown"]),
+        "allocated_resources": ("text", allocated),
+        "final_state": ("text", _text_array(words[status].tolist())),
+        "run_time": number(jobs.run_time),
+        "bounded_slowdown": number(per_job["bsld"]),
+        "bounded_slowdown_unclamped": number(per_job["bsld_unclamped"]),
+        "n_aborted": ("int", pieces_per_job(False)),
+        "n_preempted": ("int", pieces_per_job(True)),
     }
-    names: tuple[str, ...] = BATSIM_COLUMNS + EXTRA_COLUMNS
     measures = instance.platform.allocation_measures(schedule.alloc, instance.jobs.procs)
     if measures:
         measures["penalised_run_time"] = instance.runtime.run_times(schedule.alloc)
-        columns.update({name: number_array(np.where(started, value, np.nan)) for name, value in measures.items()})
-        names += tuple(measures)
-    return pa.Table.from_arrays([columns[name] for name in names], names=list(names))
+        columns.update({name: number(np.where(started, value, np.nan)) for name, value in measures.items()})
+    return columns
 
 
 def read_jobs_csv(path: str | os.PathLike) -> pd.DataFrame:

@@ -242,9 +242,11 @@ def validate(
     placed = _check_moves(pieces, p_row, start, end, started, final.allocs, rows, ids)
 
     # 9. no double booking
-    lo = np.concatenate([final.lo, piece_allocs.lo])
-    hi = np.concatenate([final.hi, piece_allocs.hi])
-    count = np.concatenate([final.count, piece_allocs.count])
+    lo, hi, count = final.lo, final.hi, final.count  # no copy of the (many) final ranges without pieces
+    if pieces:
+        lo = np.concatenate([final.lo, piece_allocs.lo])
+        hi = np.concatenate([final.hi, piece_allocs.hi])
+        count = np.concatenate([final.count, piece_allocs.count])
     exec_allocs: Sequence = AllocationTable(np.concatenate([[0], np.cumsum(count)]), lo, hi)
     shared = tuple(r for kind in platform.kinds if kind.shared for r in kind.ids)
     if shared:
@@ -446,13 +448,16 @@ def _flatten(
 
 def _first_bad(lo: np.ndarray, hi: np.ndarray, count: np.ndarray, procs: np.ndarray | None, n_procs: int) -> int | None:
     """The first allocation (flat ranges, ``count`` per allocation) breaking rule 7, or None."""
-    k = count.shape[0]
-    owner = np.repeat(np.arange(k), count)
-    bad_range = (lo >= hi) | (lo < 0) | (hi > n_procs)
-    bad_range[1:] |= (owner[1:] == owner[:-1]) & (lo[1:] <= hi[:-1])
-    size = np.bincount(owner, weights=hi - lo, minlength=k)
+    offsets = np.concatenate([[0], np.cumsum(count)])
+    held = np.concatenate([[0], np.cumsum(hi - lo)])
+    size = held[offsets[1:]] - held[offsets[:-1]]
     bad = size != procs if procs is not None else size == 0
-    bad[owner[bad_range]] = True
+    bad_range = (lo >= hi) | (lo < 0) | (hi > n_procs)
+    follows = np.ones(lo.shape[0], dtype=bool)  # whether range k follows a range of the same allocation
+    follows[offsets[:-1][count > 0]] = False
+    bad_range[1:] |= follows[1:] & (lo[1:] <= hi[:-1])
+    if bad_range.any():
+        bad[np.searchsorted(offsets, np.flatnonzero(bad_range), side="right") - 1] = True
     return _first(bad) if bad.any() else None
 
 
@@ -567,7 +572,12 @@ def _check_double_booking(*, exec_row, exec_start, exec_end, exec_alloc, n_final
     if _core is not None:
         offsets = np.concatenate([[0], np.cumsum(count)]).astype(np.int64)
         clash = _core.first_double_booking(
-            np.ascontiguousarray(events, dtype=np.int64), m, offsets, lo.astype(np.int64), hi.astype(np.int64), n_procs
+            np.ascontiguousarray(events, dtype=np.int64),
+            m,
+            offsets,
+            np.ascontiguousarray(lo, dtype=np.int64),
+            np.ascontiguousarray(hi, dtype=np.int64),
+            n_procs,
         )
         if clash is not None:
             _report_double_booking(clash[0], clash[1], exec_row, exec_start, exec_end, n_final, lo, hi, count, ids)
