@@ -312,7 +312,8 @@ def _rows(columns: dict[str, tuple], rows: slice) -> pa.Table:
 
     def arrow(kind: str, *value) -> pa.Array:
         if kind == "number":
-            return _number_rows(*value, rows)
+            values, integral = value
+            return _number_rows(values, integral, rows)
         if kind == "int":
             return _arrow(value[0][rows])
         whole = value[0]  # an Arrow text column: sliced without a copy
