@@ -6,6 +6,7 @@
 
 mod alloc_text;
 mod conservative;
+mod csv_out;
 mod engine;
 mod fcfs;
 mod free_set;
@@ -138,5 +139,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(first_double_booking, m)?)?;
     m.add_function(wrap_pyfunction!(swf::parse_swf, m)?)?;
     m.add_function(wrap_pyfunction!(alloc_text::format_ranges, m)?)?;
+    m.add_function(wrap_pyfunction!(csv_out::append_csv_rows, m)?)?;
     Ok(())
 }

@@ -29,3 +29,6 @@ def format_ranges(offsets: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> tuple[
 def parse_swf(data: bytes) -> tuple[Any, Any, Any, Any]:
     """The job lines of an SWF text: (18 columns of float64 or int64 bytes, job lines, comment spans, None),
     or (None, None, None, error)."""
+
+def append_csv_rows(path: str, n: int, columns: list[tuple]) -> None:
+    """Append the n rows of jobs.csv: columns ("int", int64), ("integral" | "float", float64), ("text", starts, bytes)."""
