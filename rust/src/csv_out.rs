@@ -11,6 +11,7 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyTuple};
 use std::fs::OpenOptions;
+use std::fmt::Write as _;
 use std::io::{BufWriter, Write};
 
 /// One column of the file.
@@ -25,6 +26,40 @@ pub enum Column<'a> {
     Text(&'a [i64], &'a [u8]),
 }
 
+/// A fixed buffer that `write!` fills: the float's text without an allocation.
+struct Scratch {
+    bytes: [u8; 40],
+    len: usize,
+}
+
+impl std::fmt::Write for Scratch {
+    fn write_str(&mut self, s: &str) -> std::fmt::Result {
+        let end = self.len + s.len();
+        self.bytes.get_mut(self.len..end).ok_or(std::fmt::Error)?.copy_from_slice(s.as_bytes());
+        self.len = end;
+        Ok(())
+    }
+}
+
+/// Append `v` in decimal.
+pub fn push_int(out: &mut Vec<u8>, v: i64) {
+    let mut digits = [0u8; 20];
+    let mut at = digits.len();
+    let mut magnitude = v.unsigned_abs();
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (magnitude % 10) as u8;
+        magnitude /= 10;
+        if magnitude == 0 {
+            break;
+        }
+    }
+    if v < 0 {
+        out.push(b'-');
+    }
+    out.extend_from_slice(&digits[at..]);
+}
+
 /// Append `x` in Arrow's CSV form (see the module's documentation).
 pub fn push_float(out: &mut Vec<u8>, x: f64) {
     if x.is_nan() {
@@ -34,15 +69,29 @@ pub fn push_float(out: &mut Vec<u8>, x: f64) {
         out.extend_from_slice(if x > 0.0 { b"inf" } else { b"-inf" });
         return;
     }
-    // Rust's `{:e}` gives the shortest round-trip digits: "-1.2345e-7", "5e0"
-    let sci = format!("{x:e}");
-    let (mantissa, exponent) = sci.split_once('e').unwrap_or((&sci, "0"));
-    let exponent: i32 = exponent.parse().unwrap_or(0);
-    let (negative, mantissa) = match mantissa.strip_prefix('-') {
-        Some(m) => (true, m),
-        None => (false, mantissa),
-    };
-    let digits: Vec<u8> = mantissa.bytes().filter(|b| b.is_ascii_digit()).collect();
+    if x == x.trunc() && x.abs() < 1e9 {  // a whole number of at most 9 digits: written plainly either way
+        if x == 0.0 && x.is_sign_negative() {
+            out.push(b'-');
+        }
+        push_int(out, x as i64);
+        return;
+    }
+    // Rust's `{:e}` gives the shortest round-trip digits: "-1.2345e-7", "5e0" (at most 25 bytes)
+    let mut sci = Scratch { bytes: [0; 40], len: 0 };
+    write!(sci, "{x:e}").unwrap();
+    let sci = &sci.bytes[..sci.len];
+    let e = sci.iter().position(|&b| b == b'e').unwrap_or(sci.len());
+    let exponent: i32 = std::str::from_utf8(&sci[e + 1..]).ok().and_then(|t| t.parse().ok()).unwrap_or(0);
+    let negative = sci[0] == b'-';
+    let mut digits = [0u8; 24];
+    let mut n = 0;
+    for &b in &sci[..e] {
+        if b.is_ascii_digit() {
+            digits[n] = b;
+            n += 1;
+        }
+    }
+    let digits = &digits[..n];
     if negative {
         out.push(b'-');
     }
@@ -50,7 +99,7 @@ pub fn push_float(out: &mut Vec<u8>, x: f64) {
         if exponent < 0 {
             out.extend_from_slice(b"0.");
             out.extend(std::iter::repeat_n(b'0', (-exponent - 1) as usize));
-            out.extend_from_slice(&digits);
+            out.extend_from_slice(digits);
         } else {
             let point = exponent as usize + 1;
             if digits.len() <= point {
@@ -70,7 +119,7 @@ pub fn push_float(out: &mut Vec<u8>, x: f64) {
         }
         out.push(b'e');
         out.push(if exponent > 0 { b'+' } else { b'-' });
-        write!(out, "{}", exponent.abs()).unwrap();
+        push_int(out, exponent.abs() as i64);
     }
 }
 
@@ -81,10 +130,10 @@ pub fn push_row(out: &mut Vec<u8>, columns: &[Column], r: usize) {
             out.push(b',');
         }
         match column {
-            Column::Int(v) => write!(out, "{}", v[r]).unwrap(),
+            Column::Int(v) => push_int(out, v[r]),
             Column::Integral(v) => {
                 if !v[r].is_nan() {
-                    write!(out, "{}", v[r] as i64).unwrap();
+                    push_int(out, v[r] as i64);
                 }
             }
             Column::Float(v) => push_float(out, v[r]),
@@ -173,6 +222,15 @@ mod tests {
     }
 
     #[test]
+    fn integers() {
+        for v in [0, 7, -7, 10, 1234567890123, i64::MIN, i64::MAX] {
+            let mut out = Vec::new();
+            super::push_int(&mut out, v);
+            assert_eq!(String::from_utf8(out).unwrap(), v.to_string());
+        }
+    }
+
+    #[test]
     fn arrow_layout() {
         let cases = [
             (1e-7, "1e-7"),
@@ -191,6 +249,9 @@ mod tests {
             (1.7976931348623157e308, "1.7976931348623157e+308"),
             (5e-324, "5e-324"),
             (f64::INFINITY, "inf"),
+            (-123456789.0, "-123456789"),
+            (100.0, "100"),
+            (0.0, "0"),
             (f64::NAN, ""),
         ];
         for (x, expected) in cases {
