@@ -191,8 +191,8 @@ def read_swf(path: str | os.PathLike) -> SwfTrace:
     Notes
     -----
     Cost: O(size of the file). The file is read and decompressed once (zlib)
-    and its lines parsed in one pass by the compiled core (0.5 s for RICC's
-    448k jobs, most of it decompression), or, where the extension was not
+    and its lines parsed in one pass by the compiled core (about 0.4 s of CPU
+    for RICC's 448k jobs, a third of it decompression), or, where it is not
     built, by the Python parser :func:`_parse_python`, the reference the core
     is tested against (several times slower). Both follow the same rules: a
     line is a comment when its first non-blank character is ``;``; any other
