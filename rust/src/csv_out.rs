@@ -103,7 +103,7 @@ pub fn push_float(out: &mut Vec<u8>, x: f64) {
         } else {
             let point = exponent as usize + 1;
             if digits.len() <= point {
-                out.extend_from_slice(&digits);
+                out.extend_from_slice(digits);
                 out.extend(std::iter::repeat_n(b'0', point - digits.len()));
             } else {
                 out.extend_from_slice(&digits[..point]);

@@ -20,6 +20,9 @@ pub const IS_FLOAT: [bool; N_FIELDS] = [
     false, true, true, true, false, true, true, false, true, true, false, false, false, false, false, false, false, true,
 ];
 
+/// 2^63: integer fields must be below it in magnitude.
+const INT64_LIMIT: f64 = (1u64 << 63) as f64;
+
 /// Why the text cannot be read.
 #[derive(Debug, PartialEq)]
 pub enum SwfError {
@@ -176,7 +179,7 @@ pub fn parse(data: &[u8]) -> Result<Swf, SwfError> {
                     out.floats[f].push(x);
                     f += 1;
                 } else {
-                    let integral = x.floor() == x && x.abs() < 9.223372036854775808e18;
+                    let integral = x.floor() == x && x.abs() < INT64_LIMIT;
                     if !integral && first_bad[k].is_none() {
                         first_bad[k] = Some((number, spans[k].0, spans[k].1));
                     }
