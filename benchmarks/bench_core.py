@@ -9,6 +9,10 @@ Both engines must write the same ``jobs.csv``; the table says so per row. ``cons
 conservative backfilling with ``compress=start-now``; ``--engines core`` skips the Python engine (which
 does not finish full RICC with conservative backfilling).
 
+First, the import line: ``import schedlab.cli`` (what ``schedlab`` loads before running any command)
+and ``import schedlab.runner`` (what a simulation needs besides), each the best of 5 fresh
+interpreters, wall and CPU seconds.
+
     python benchmarks/bench_core.py --traces ../shared/traces [--policies easy] [--only RICC] [--engines core]
 """
 
@@ -45,7 +49,8 @@ def one_run(trace: str, policy: str) -> dict:
     result = run(instance, name, {"compress": compress} if compress else None, report=report)
     with tempfile.TemporaryDirectory() as out:
         result.write(out)
-        digest = hashlib.sha256((Path(out) / "jobs.csv").read_bytes()).hexdigest()[:16]
+        with open(Path(out) / "jobs.csv", "rb") as jobs_csv:  # streamed: reading it whole would add to the peak
+            digest = hashlib.file_digest(jobs_csv, "sha256").hexdigest()[:16]
     import resource
 
     usage = resource.getrusage(resource.RUSAGE_SELF)  # the whole process, imports included
@@ -58,6 +63,21 @@ def one_run(trace: str, policy: str) -> dict:
         **result.seconds,
         "sha": digest,
     }
+
+
+def import_times(module: str, tries: int = 5) -> tuple[float, float]:
+    """Best wall and CPU seconds of ``python -c "import MODULE"`` over ``tries`` fresh interpreters."""
+    import resource
+
+    walls, cpus = [], []
+    for _ in range(tries):
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        began = time.perf_counter()
+        subprocess.run([sys.executable, "-c", f"import {module}"], check=True)
+        walls.append(time.perf_counter() - began)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpus.append(after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime)
+    return min(walls), min(cpus)
 
 
 def measure(path: str, policy: str, engine: str, timeout: float) -> dict:
@@ -92,6 +112,10 @@ def main() -> None:
         print(json.dumps(one_run(*args.one)))
         return
 
+    for module in ("schedlab.cli", "schedlab.runner"):
+        wall, cpu = import_times(module)
+        print(f"import {module}: {wall:.2f} s wall, {cpu:.2f} s cpu (best of 5 fresh interpreters)", flush=True)
+    print()
     traces = [t for t in TRACES if args.only is None or any(s in t for s in args.only)]
     print(
         "| trace | policy | jobs | P | engine | read s | simulate s | validate s | write s | wall s | cpu s | MiB |"

@@ -18,6 +18,7 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
+from schedlab import output
 from schedlab.engine import simulate
 from schedlab.errors import InputError, ValidationError
 from schedlab.metrics import aggregate, job_metrics
@@ -32,7 +33,7 @@ from schedlab.output import (
     write_metrics_json,
 )
 from schedlab.platform import Machine
-from schedlab.platform.intervals import format_allocation, normalize
+from schedlab.platform.intervals import AllocationTable, format_allocation, normalize
 from schedlab.platform.tree import FatTree
 from schedlab.registry import make_policy
 from schedlab.runtime import TopologyPenalty
@@ -352,6 +353,16 @@ def test_format_allocations_matches_format_allocation(allocs, numpy_ints):
     assert format_allocations(allocs) == expected
 
 
+@given(st.lists(_allocs, max_size=12))
+def test_allocation_text_of_a_table_equals_that_of_its_list(allocs):
+    """The compiled core's schedules hold an AllocationTable: same text, on the core and in numpy."""
+    expected = [format_allocation(a or ()) for a in allocs]
+    assert format_allocations(AllocationTable.from_allocations(allocs)) == expected
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(output, "_core", None)
+        assert format_allocations(AllocationTable.from_allocations(allocs)) == expected
+
+
 def test_format_allocations_by_hand():
     assert format_allocations([((0, 2), (4, 5)), None, (), ((3, 4),), ((0, 8),)]) == ["0-1 4", "", "", "3", "0-7"]
 
@@ -392,3 +403,55 @@ def test_metrics_json_key_clash_raises(tmp_path):
     with pytest.raises(ValueError, match=r"keys in both metrics and extra: n_jobs, tau"):
         write_metrics_json(path, {"tau": 10.0, "n_jobs": 3, "x": 1}, extra={"tau": 1.0, "n_jobs": 2})
     assert not path.exists()
+
+
+# -- the compiled jobs.csv writer against Arrow's, byte for byte --------------------------------------
+
+_floats = st.one_of(
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.floats(min_value=-1e12, max_value=1e12),
+    st.integers(-(2**53) + 1, 2**53 - 1).map(float),
+    st.sampled_from([1e-7, 1e-6, 9.5e-7, 1e9, 999999999.5, 1e10, -0.0, 0.1 + 0.2]),
+)
+
+
+@pytest.mark.skipif(output._core is None, reason="the compiled core is not built")
+@settings(suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(_floats, min_size=1, max_size=40), st.booleans())
+def test_compiled_rows_equal_arrows(tmp_path, values, integral_only):
+    if integral_only:
+        values = [v if math.isnan(v) else float(int(v)) if math.isfinite(v) and abs(v) < 2**53 else 1.0 for v in values]
+    n = len(values)
+    texts = [format_allocation(((i, i + 1 + i % 3),)) for i in range(n)]
+    columns = {
+        "x": ("number", *output._numbers(values)),
+        "id": ("int", np.arange(n, dtype=np.int64) - 3),
+        "alloc": ("text", *output._text_starts(texts)),
+        "y": ("number", *output._numbers(values[::-1])),
+    }
+    compiled, arrow = tmp_path / "compiled.csv", tmp_path / "arrow.csv"
+    compiled.write_bytes(b"")
+    arrow.write_bytes(b"")
+    output._core.append_csv_rows(str(compiled), n, [output._core_column(*c) for c in columns.values()])
+    output._append_arrow_rows(arrow, columns, n)
+    assert compiled.read_bytes() == arrow.read_bytes()
+
+
+@pytest.mark.skipif(output._core is None, reason="the compiled core is not built")
+def test_jobs_csv_same_bytes_with_and_without_the_core(tmp_path):
+    """A whole jobs.csv with fractional times and ratios (stretch, bounded slowdowns), both writers."""
+    rng = np.random.default_rng(3)
+    jobs = JobTable.from_arrays(
+        submit=np.round(rng.uniform(0, 50, 40), 3),
+        run_time=rng.uniform(0.5, 30, 40),
+        requested_time=rng.uniform(0.5, 40, 40),
+        procs=rng.integers(1, 9, 40),
+    )
+    instance = Instance(jobs, Machine(8))
+    schedule = simulate(instance, make_policy("easy", {}), engine="python")
+    write_jobs_csv(tmp_path / "core.csv", instance, schedule)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(output, "_core", None)
+        write_jobs_csv(tmp_path / "arrow.csv", instance, schedule)
+    assert (tmp_path / "core.csv").read_bytes() == (tmp_path / "arrow.csv").read_bytes()
+    assert "." in (tmp_path / "core.csv").read_text()  # fractional values were written

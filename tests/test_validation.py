@@ -389,3 +389,34 @@ def test_two_overlapping_jobs_on_the_same_processor_are_detected(instance, name,
     assert found, str(info.value)
     named = {int(x) for x in found.groups()}  # the clash named is between b and some job running beside it
     assert int(ids[b]) in named and len(named) == 2
+
+
+def test_a_flat_allocation_table_is_checked_like_its_list():
+    """The compiled core's schedules hold an AllocationTable: every rule 7 and 9 error reads the same."""
+    from schedlab.platform.intervals import AllocationTable
+
+    jobs = JobTable.from_arrays(submit=[0.0, 0.0, 0.0], run_time=[5.0, 5.0, 5.0], procs=[2, 1, 2])
+    instance = Instance(jobs, Machine(4))
+    cases = [
+        [((0, 2),), ((2, 3),), ((3, 4), (5, 6))],  # outside the machine
+        [((0, 2),), ((2, 3),), ((3, 4),)],  # too few processors
+        [((0, 2),), ((1, 2),), ((2, 4),)],  # double booking
+        [((0, 1), (1, 2)), ((2, 3),), ((0, 1), (3, 4))],  # adjacent ranges
+        [((0, 2),), ((2, 3),), ((3, 4), (0, 1))],  # unsorted
+    ]
+    for allocs in cases:
+        as_list = Schedule(np.zeros(3), np.full(3, 5.0), np.ones(3, dtype=np.int8), allocs)
+        as_table = Schedule(
+            np.zeros(3), np.full(3, 5.0), np.ones(3, dtype=np.int8), AllocationTable.from_allocations(allocs)
+        )
+        with pytest.raises(ValidationError) as expected:
+            validate(instance, as_list)
+        with pytest.raises(ValidationError, match=re.escape(str(expected.value))):
+            validate(instance, as_table)
+    later = Schedule(
+        np.array([0.0, 0.0, 5.0]),
+        np.array([5.0, 5.0, 10.0]),
+        np.ones(3, dtype=np.int8),
+        AllocationTable.from_allocations([((0, 2),), ((2, 3),), ((0, 1), (3, 4))]),
+    )
+    validate(instance, later)  # the same processor 0 reused once released: valid

@@ -1,22 +1,25 @@
 //! schedlab's compiled core (`schedlab.native._core`): the rigid-job engine with its built-in
 //! FCFS, EASY and conservative backfilling policies on columnar inputs; and, sharing no code
-//! with them, the validator's double-booking sweep and the allocation text of `jobs.csv`. Python reaches it only through
+//! with them, the validator's double-booking sweep, the allocation text of `jobs.csv` and the SWF
+//! parser of `workload/swf.py`. Python reaches it only through
 //! `schedlab.policies.rigid.compiled`; the pure-Python engine and policies stay the reference.
 
+mod alloc_text;
 mod conservative;
+mod csv_out;
 mod engine;
 mod fcfs;
 mod free_set;
 mod profile;
 mod queue;
 mod running;
+mod swf;
 mod validate;
 
 use pyo3::buffer::{Element, PyBuffer};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyList, PyString, PyTuple};
-use std::fmt::Write;
+use pyo3::types::PyBytes;
 
 fn column<T: Element + Copy>(py: Python<'_>, name: &str, obj: &Bound<'_, PyAny>) -> PyResult<Vec<T>> {
     let buf = PyBuffer::<T>::get(obj).map_err(|e| PyValueError::new_err(format!("column {name}: {e}")))?;
@@ -103,46 +106,6 @@ fn simulate_rigid<'py>(
     ])
 }
 
-/// Flat ranges to the `Schedule`'s allocations: a list with, per job r, the tuple of its ranges
-/// `(los[k], his[k])` for k in `offsets[r]..offsets[r + 1]` (int64 columns).
-#[pyfunction]
-fn allocation_tuples<'py>(
-    py: Python<'py>,
-    offsets: &Bound<'py, PyAny>,
-    los: &Bound<'py, PyAny>,
-    his: &Bound<'py, PyAny>,
-) -> PyResult<Bound<'py, PyList>> {
-    let offsets = column::<i64>(py, "offsets", offsets)?;
-    let los = column::<i64>(py, "los", los)?;
-    let his = column::<i64>(py, "his", his)?;
-    let bad = los.len() != his.len()
-        || offsets.first().is_some_and(|&o| o != 0)
-        || offsets.windows(2).any(|w| w[1] < w[0])
-        || offsets.last().is_some_and(|&o| o as usize != los.len());
-    if bad {
-        return Err(PyValueError::new_err("offsets must rise from 0 to the number of ranges"));
-    }
-    // One int object per processor id, shared by every range (ids above 256 are not cached by Python).
-    let top = his.iter().chain(los.iter()).copied().max().unwrap_or(0).max(0) as usize;
-    if los.iter().any(|&x| x < 0) {
-        return Err(PyValueError::new_err("processor ids must be >= 0"));
-    }
-    let ints: Vec<_> = (0..=top as i64)
-        .map(|i| {
-            let Ok(int) = i.into_pyobject(py);
-            int
-        })
-        .collect();
-    let mut jobs = Vec::with_capacity(offsets.len().saturating_sub(1));
-    for w in offsets.windows(2) {
-        let ranges = (w[0] as usize..w[1] as usize)
-            .map(|k| PyTuple::new(py, [&ints[los[k] as usize], &ints[his[k] as usize]]))
-            .collect::<PyResult<Vec<_>>>()?;
-        jobs.push(PyTuple::new(py, ranges)?);
-    }
-    PyList::new(py, jobs)
-}
-
 /// Rule 9 of the validator: replay the sorted `events` (e < m: release of execution e; m + e: its
 /// start) over the executions' flat ranges (execution e: `offsets[e]..offsets[e + 1]`, int64
 /// columns) and return the first clash as (processor, execution), or None.
@@ -171,39 +134,12 @@ fn first_double_booking(
     Ok(py.allow_threads(|| validate::first_double_booking(&events, m, &offsets, &lo, &hi, n_procs)))
 }
 
-/// Batsim's interval notation for every allocation of `allocs` (an iterable of None or tuples of
-/// `(lo, hi)` ranges): `((0, 4), (8, 9))` -> `"0-3 8"`, `""` for None or `()`; the text of
-/// `output.format_allocations`, written for `jobs.csv`.
-#[pyfunction]
-fn format_allocations<'py>(py: Python<'py>, allocs: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyList>> {
-    let mut out = Vec::new();
-    let mut text = String::new();
-    for alloc in allocs.try_iter()? {
-        let alloc = alloc?;
-        text.clear();
-        if !alloc.is_none() {
-            for range in alloc.try_iter()? {
-                let (lo, hi): (i64, i64) = range?.extract()?;
-                if !text.is_empty() {
-                    text.push(' ');
-                }
-                if hi - lo == 1 {
-                    write!(text, "{lo}").unwrap();
-                } else {
-                    write!(text, "{lo}-{}", hi - 1).unwrap();
-                }
-            }
-        }
-        out.push(PyString::new(py, &text));
-    }
-    PyList::new(py, out)
-}
-
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(simulate_rigid, m)?)?;
-    m.add_function(wrap_pyfunction!(allocation_tuples, m)?)?;
     m.add_function(wrap_pyfunction!(first_double_booking, m)?)?;
-    m.add_function(wrap_pyfunction!(format_allocations, m)?)?;
+    m.add_function(wrap_pyfunction!(swf::parse_swf, m)?)?;
+    m.add_function(wrap_pyfunction!(alloc_text::format_ranges, m)?)?;
+    m.add_function(wrap_pyfunction!(csv_out::append_csv_rows, m)?)?;
     Ok(())
 }

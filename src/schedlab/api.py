@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from schedlab.measure import RunFiles, read_run
-from schedlab.report.compare import Comparison
-from schedlab.report.compare import compare as _compare
 from schedlab.runner import Run
+
+if TYPE_CHECKING:  # the comparison (pandas) loads when compare() is called, not with schedlab
+    from schedlab.report.compare import Comparison
 
 __all__ = ["compare", "metrics"]
 
@@ -32,6 +34,8 @@ def compare(*runs: Run | str | os.PathLike, procs: int | None = None) -> Compari
     ``.metrics`` (every metric and ratio), ``.deltas`` (start-time deltas by job class), ``.wait`` and
     ``.bsld`` (per-job values for CDFs), ``.utilization`` (over time); write the HTML page with
     :func:`schedlab.report.compare.write_comparison`."""
+    from schedlab.report.compare import compare as _compare
+
     return _compare([_files(r) if isinstance(r, Run) else r for r in runs], procs=procs)
 
 

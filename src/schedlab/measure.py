@@ -39,9 +39,9 @@ import json
 import os
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
 
 from schedlab.errors import InputError
 from schedlab.metrics import aggregate, partition_metrics, stretch_metrics, topology_metrics
@@ -53,6 +53,9 @@ from schedlab.platform.registry import parse_platform
 from schedlab.runtime.partition import PartitionRuntime
 from schedlab.schedule import Instance, JobStatus, Piece, Schedule
 from schedlab.workload.jobs import JobTable
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = ["RunFiles", "jobs_csv_path", "measure", "read_run"]
 
@@ -159,7 +162,9 @@ def read_run(path: str | os.PathLike, *, procs: int | None = None) -> RunFiles:
         if bad.any():
             i = int(np.flatnonzero(bad)[0])
             value = frame[label].iloc[i]
-            raise InputError(source, i + 2, label, "(empty)" if pd.isna(value) else f"{value:g}", expected)
+            raise InputError(
+                source, i + 2, label, "(empty)" if value is None or value != value else f"{value:g}", expected
+            )
     run_time = (
         frame["run_time"].to_numpy(np.float64) if "run_time" in frame.columns else np.where(started, execution, 0.0)
     )

@@ -21,6 +21,7 @@ References
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -54,7 +55,7 @@ def _started(schedule: Schedule) -> np.ndarray:
     return (status == JobStatus.COMPLETED) | (status == JobStatus.KILLED)
 
 
-def allocation_sizes(instance: Instance, allocs: list) -> np.ndarray:
+def allocation_sizes(instance: Instance, allocs: Sequence) -> np.ndarray:
     """Resources held by each allocation (0 for None); the job table's ``procs`` column for rigid jobs.
 
     Cost: O(1) for a fixed run-time model (the sizes are the job table's), else O(r) for r ranges.

@@ -30,8 +30,10 @@ Number format (every numeric column; see :func:`number_array`):
 
 So the same input gives a byte-identical file, and ``float(text)`` (or
 pandas, as :func:`read_jobs_csv` uses) gives back exactly the float that was
-written. The file is written by Arrow's C++ CSV writer: about 1 s for 450k
-jobs, where formatting each cell in Python took 4 s.
+written. The rows are written by the compiled core (``rust/src/csv_out.rs``,
+a fraction of a second for 450k jobs, where formatting each cell in Python
+took 4 s), or, where it is not built, by Arrow's C++ CSV writer, the
+reference it is tested against byte for byte.
 """
 
 from __future__ import annotations
@@ -41,16 +43,14 @@ import json
 import math
 import os
 import re
-from itertools import chain
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
-import pyarrow as pa
-import pyarrow.csv as pa_csv
 
 from schedlab.errors import ArgumentError, InputError, ValidationError
 from schedlab.metrics import job_metrics
+from schedlab.platform.intervals import AllocationTable
 from schedlab.platform.tree import MEASURES
 from schedlab.schedule import Instance, JobStatus, Schedule
 
@@ -59,11 +59,16 @@ try:  # the allocation text at compiled speed (rust/src/lib.rs)
 except ImportError:  # a source tree whose extension was not built: the numpy version below runs
     _core = None  # type: ignore[assignment]
 
+if TYPE_CHECKING:  # pyarrow and pandas load where a file is written or read, not when schedlab is imported
+    import pandas as pd
+    import pyarrow as pa
+
 __all__ = [
     "BATSIM_COLUMNS",
     "EXTRA_COLUMNS",
     "FINAL_STATES",
     "TOPOLOGY_COLUMNS",
+    "allocation_texts",
     "format_allocations",
     "jobs_frame",
     "number_array",
@@ -121,9 +126,6 @@ _TEXT_COLUMNS = ("workload_name", "allocated_resources", "final_state")
 _FLOAT_COLUMNS = tuple(c for c in BATSIM_COLUMNS + EXTRA_COLUMNS if c not in ("job_id",) + _INT_COLUMNS + _TEXT_COLUMNS)
 _FLOAT_COLUMNS += TOPOLOGY_COLUMNS  # counts too: a job never started has none (NaN)
 _INTEGRAL_LIMIT = 2.0**53
-# pandas >= 3 parses floats exactly by default and deprecates ``float_precision`` (a warning per read);
-# older pandas needs "round_trip" to give back exactly the float written.
-_ROUND_TRIP = {} if int(pd.__version__.split(".")[0]) >= 3 else {"float_precision": "round_trip"}
 
 
 def number_array(values) -> pa.Array:
@@ -132,47 +134,98 @@ def number_array(values) -> pa.Array:
 
     Cost: O(n) numpy work, no Python loop.
     """
+    return _number_rows(*_numbers(values), slice(None))
+
+
+def _numbers(values) -> tuple[np.ndarray, bool]:
+    """A column as float64, and whether ``jobs.csv`` writes it as integers (every finite value integral)."""
     x = np.asarray(values, dtype=np.float64)
-    nan = np.isnan(x)
-    finite = x[~nan]
-    if np.all((np.floor(finite) == finite) & (np.abs(finite) < _INTEGRAL_LIMIT)):
-        return pa.array(np.where(nan, 0, x).astype(np.int64), mask=nan)
-    return pa.array(x, mask=nan)
+    finite = x[~np.isnan(x)]
+    return x, bool(np.all((np.floor(finite) == finite) & (np.abs(finite) < _INTEGRAL_LIMIT)))
 
 
-def format_allocations(allocs: list) -> list[str]:
-    """Batsim interval notation for many allocations at once; same text as
-    :func:`~schedlab.platform.intervals.format_allocation` (tested), ``""`` for None or ``()``.
+def _number_rows(x: np.ndarray, integral: bool, rows: slice) -> pa.Array:
+    """Rows ``rows`` of a column of :func:`_numbers` as an Arrow array (int64 or float64, NaN as null)."""
+    part = x[rows]
+    nan = np.isnan(part)
+    return _arrow(np.where(nan, 0, part).astype(np.int64), nan) if integral else _arrow(part, nan)
 
+
+def _arrow(values: np.ndarray, null: np.ndarray | None = None) -> pa.Array:
+    """An int64 or float64 numpy column as an Arrow array, ``null`` where the mask says so.
+
+    Built on the numpy buffer (``pa.Array.from_buffers``), not by ``pa.array``, which imports pandas
+    (half a second) to check whether its argument is a pandas object.
+    """
+    import pyarrow as pa
+
+    values = np.ascontiguousarray(values)
+    kind = pa.int64() if values.dtype.kind in "iub" else pa.float64()
+    values = values.astype(np.int64 if kind == pa.int64() else np.float64, copy=False)
+    validity = None
+    if null is not None and null.any():
+        validity = pa.py_buffer(np.packbits(~null, bitorder="little"))
+    return pa.Array.from_buffers(kind, values.shape[0], [validity, pa.py_buffer(values)])
+
+
+def _texts(starts: np.ndarray, data: bytes) -> pa.Array:
+    """An Arrow text column: row r is ``data[starts[r]:starts[r + 1]]`` (ASCII)."""
+    import pyarrow as pa
+
+    starts = np.ascontiguousarray(starts, dtype=np.int64)
+    return pa.Array.from_buffers(
+        pa.large_string(), starts.shape[0] - 1, [None, pa.py_buffer(starts), pa.py_buffer(data)]
+    )
+
+
+def _text_starts(texts: list[str]) -> tuple[np.ndarray, bytes]:
+    """ASCII strings as one text and the start of each (``n + 1`` int64 offsets)."""
+    lengths = np.fromiter(map(len, texts), dtype=np.int64, count=len(texts))
+    return np.concatenate([[0], np.cumsum(lengths)]), "".join(texts).encode("ascii")
+
+
+def allocation_texts(allocs) -> tuple[np.ndarray, bytes]:
+    """Batsim interval notation for many allocations at once, as one ASCII text and the start of each
+    allocation's part (``n + 1`` int64 offsets): allocation r reads ``text[starts[r]:starts[r + 1]]``,
+    the text of :func:`~schedlab.platform.intervals.format_allocation` (tested), ``""`` for None or ``()``.
+
+    ``allocs`` is a list or an :class:`~schedlab.platform.intervals.AllocationTable` (read as is).
     Cost: O(R) compiled work for R ranges in all on the compiled core; without it, O(R + P) for P the
-    largest id, in a few C-level passes (numpy gathers of pre-formatted ids, one join, one split)
+    largest id, in a few C-level passes (numpy gathers of pre-formatted ids, one join)
     instead of one Python generator per allocation.
     """
+    table = AllocationTable.from_allocations(allocs)
     if _core is not None:
-        return _core.format_allocations(allocs)
-    n = len(allocs)
-    allocs = [a or () for a in allocs]
-    count = np.fromiter(map(len, allocs), dtype=np.int64, count=n)
+        starts, text = _core.format_ranges(table.offsets, table.lo, table.hi)
+        return np.frombuffer(starts, dtype=np.int64), text
+    n = len(table)
+    count = table.counts
     n_ranges = int(count.sum())
-    out = np.full(n, "", dtype=object)
     if n_ranges == 0:
-        return out.tolist()
-    bounds = np.fromiter(chain.from_iterable(chain.from_iterable(allocs)), dtype=np.int64, count=2 * n_ranges)
-    lo = bounds[0::2]
-    last = bounds[1::2] - 1
+        return np.zeros(n + 1, dtype=np.int64), b""
+    lo = table.lo
+    last = table.hi - 1
     # Processor ids are few (< n_procs): format each once, then gather by fancy indexing.
-    names = np.array(list(map(str, range(int(bounds.max()) + 1))), dtype=object)
+    names = np.array(list(map(str, range(int(table.hi.max()) + 1))), dtype=object)
     dashed = np.array(list(map("-".__add__, names.tolist())), dtype=object)
     upper = dashed[last]
     upper[last == lo] = ""  # a single id is written alone
-    parts = [" "] * (3 * n_ranges)
-    parts[0::3] = names[lo].tolist()
-    parts[1::3] = upper.tolist()
-    ends = np.cumsum(count[count > 0]) - 1  # last range of each non-empty allocation
-    for k in ends.tolist():
-        parts[3 * k + 2] = "\n"
-    out[count > 0] = "".join(parts).split("\n")[:-1]
-    return out.tolist()
+    parts = np.full(3 * n_ranges, " ", dtype=object)
+    parts[0::3] = names[lo]
+    parts[1::3] = upper
+    ends = table.offsets[1:][count > 0] - 1  # last range of each non-empty allocation
+    parts[3 * ends + 2] = ""
+    pieces = parts.tolist()
+    lengths = np.fromiter(map(len, pieces), dtype=np.int64, count=len(pieces))
+    cut = np.concatenate([[0], np.cumsum(lengths)])
+    return cut[3 * table.offsets], "".join(pieces).encode("ascii")
+
+
+def format_allocations(allocs) -> list[str]:
+    """:func:`allocation_texts` as one string per allocation."""
+    starts, text = allocation_texts(allocs)
+    bounds = starts.tolist()
+    return [text[a:b].decode("ascii") for a, b in zip(bounds, bounds[1:])]
 
 
 def workload_name(source: str) -> str:
@@ -197,7 +250,8 @@ def write_jobs_csv(
 
     Source: Batsim ``JobsTracer::write_job`` (values and empty fields for
     rejected jobs), evalys ``JobSet.from_csv`` (the reader to satisfy).
-    Cost: O(n) numpy work, one string per allocation, then Arrow's C++ CSV writer; about 1 s for 450k jobs.
+    Cost: O(n) numpy work, then one compiled pass writing the rows (Arrow's C++ CSV writer, a slice at a
+    time, where the core is not built); a fraction of a second for 450k jobs.
 
     Columns, in order: :data:`BATSIM_COLUMNS` then :data:`EXTRA_COLUMNS`, then,
     on a platform that measures allocations (a fat tree: :data:`TOPOLOGY_COLUMNS`),
@@ -228,10 +282,32 @@ def write_jobs_csv(
         If a job is NOT_STARTED or has an unknown status: Batsim has no word
         for it and a finished simulation has none.
     """
-    table = jobs_table(instance, schedule, tau=tau)
+    columns = _jobs_columns(instance, schedule, tau=tau)
     with open(path, "wb") as f:
-        f.write((",".join(table.column_names) + "\n").encode("ascii"))  # Arrow would quote the header's names
-        pa_csv.write_csv(table, f, pa_csv.WriteOptions(include_header=False, quoting_style="none"))
+        f.write((",".join(columns) + "\n").encode("ascii"))  # Arrow would quote the header's names
+    if _core is not None:  # the rows at compiled speed, the same bytes as Arrow's (tested)
+        _core.append_csv_rows(os.fspath(path), len(instance.jobs), [_core_column(*c) for c in columns.values()])
+    else:
+        _append_arrow_rows(path, columns, len(instance.jobs))
+
+
+def _core_column(kind: str, *value) -> tuple:
+    """A column of :func:`_jobs_columns` as the compiled writer takes it."""
+    if kind == "number":
+        values, integral = value
+        return ("integral" if integral else "float", np.ascontiguousarray(values, dtype=np.float64))
+    return (kind, *value)
+
+
+def _append_arrow_rows(path: str | os.PathLike, columns: dict[str, tuple], n: int) -> None:
+    """The rows of ``jobs.csv`` by Arrow's C++ CSV writer, a slice at a time (the whole table is never held):
+    the reference the compiled writer is tested against."""
+    import pyarrow.csv as pa_csv
+
+    options = pa_csv.WriteOptions(include_header=False, quoting_style="none")
+    with open(path, "ab") as f:
+        for first in range(0, n, _CHUNK):
+            pa_csv.write_csv(_rows(columns, slice(first, first + _CHUNK)), f, options)
 
 
 def jobs_frame(instance: Instance, schedule: Schedule, *, tau: float = 10.0) -> pd.DataFrame:
@@ -243,6 +319,33 @@ def jobs_frame(instance: Instance, schedule: Schedule, *, tau: float = 10.0) -> 
 
 def jobs_table(instance: Instance, schedule: Schedule, *, tau: float = 10.0) -> pa.Table:
     """The Arrow table :func:`write_jobs_csv` writes (same columns, same values; see there)."""
+    return _rows(_jobs_columns(instance, schedule, tau=tau), slice(None))
+
+
+_CHUNK = 1 << 16
+"""Rows converted to Arrow and written at a time by :func:`write_jobs_csv` (450k jobs: 7 slices)."""
+
+
+def _rows(columns: dict[str, tuple], rows: slice) -> pa.Table:
+    """Rows ``rows`` of the columns of :func:`_jobs_columns` as an Arrow table."""
+    import pyarrow as pa
+
+    def arrow(kind: str, *value) -> pa.Array:
+        if kind == "number":
+            values, integral = value
+            return _number_rows(values, integral, rows)
+        if kind == "int":
+            return _arrow(value[0][rows])
+        whole = _texts(*value)  # wraps the text without a copy; sliced without one either
+        start, stop, _ = rows.indices(len(whole))
+        return whole.slice(start, max(stop - start, 0))
+
+    return pa.Table.from_arrays([arrow(*source) for source in columns.values()], names=list(columns))
+
+
+def _jobs_columns(instance: Instance, schedule: Schedule, *, tau: float = 10.0) -> dict[str, tuple]:
+    """Each column of ``jobs.csv``, in order, as ``("number", values, integral)`` (:func:`_numbers`),
+    ``("int", int64 values)`` or ``("text", starts, ASCII bytes)`` (row r is ``text[starts[r]:starts[r + 1]]``)."""
     jobs = instance.jobs
     n = len(jobs)
     status = np.asarray(schedule.status).astype(np.int64)
@@ -253,6 +356,7 @@ def jobs_table(instance: Instance, schedule: Schedule, *, tau: float = 10.0) -> 
             f"job {jobs.id[i]}: status code {status[i]} cannot be written to jobs.csv "
             "(expected COMPLETED, KILLED or REJECTED)"
         )
+    allocated = allocation_texts(schedule.alloc)
     per_job = job_metrics(instance, schedule, tau=tau)
     started = (status == JobStatus.COMPLETED) | (status == JobStatus.KILLED)
     start = np.where(started, np.asarray(schedule.start, dtype=np.float64), np.nan)
@@ -262,37 +366,37 @@ def jobs_table(instance: Instance, schedule: Schedule, *, tau: float = 10.0) -> 
         rows = [p.job for p in schedule.aborted if p.kept == kept and not p.moved]
         return np.bincount(np.asarray(rows, dtype=np.int64), minlength=n)[:n]
 
-    words = np.array([FINAL_STATES.get(code, "") for code in JobStatus], dtype=object)  # indexed by status code
-    allocated = format_allocations(schedule.alloc)
+    def number(values) -> tuple:
+        return ("number", *_numbers(values))
 
-    columns = {
-        "job_id": pa.array(jobs.id),
-        "workload_name": pa.array([workload_name(jobs.source)] * n, type=pa.string()),
-        "submission_time": number_array(jobs.submit),
-        "requested_number_of_resources": pa.array(jobs.procs),
-        "requested_time": number_array(jobs.requested_time),
-        "success": pa.array((status == JobStatus.COMPLETED).astype(np.int64)),
-        "starting_time": number_array(start),
-        "execution_time": number_array(per_job["execution"]),
-        "finish_time": number_array(end),
-        "waiting_time": number_array(per_job["wait"]),
-        "turnaround_time": number_array(per_job["response"]),
-        "stretch": number_array(per_job["slowdown"]),
-        "allocated_resources": pa.array(allocated, type=pa.string()),
-        "final_state": pa.array(words[status].tolist(), type=pa.string()),
-        "run_time": number_array(jobs.run_time),
-        "bounded_slowdown": number_array(per_job["bsld"]),
-        "bounded_slowdown_unclamped": number_array(per_job["bsld_unclamped"]),
-        "n_aborted": pa.array(pieces_per_job(False)),
-        "n_preempted": pa.array(pieces_per_job(True)),
+    words = np.array([FINAL_STATES.get(code, "") for code in JobStatus], dtype=object)  # indexed by status code
+    name = workload_name(jobs.source).encode("ascii")
+    columns: dict[str, tuple] = {
+        "job_id": ("int", np.asarray(jobs.id, dtype=np.int64)),
+        "workload_name": ("text", np.arange(n + 1, dtype=np.int64) * len(name), name * n),
+        "submission_time": number(jobs.submit),
+        "requested_number_of_resources": ("int", np.asarray(jobs.procs, dtype=np.int64)),
+        "requested_time": number(jobs.requested_time),
+        "success": ("int", (status == JobStatus.COMPLETED).astype(np.int64)),
+        "starting_time": number(start),
+        "execution_time": number(per_job["execution"]),
+        "finish_time": number(end),
+        "waiting_time": number(per_job["wait"]),
+        "turnaround_time": number(per_job["response"]),
+        "stretch": number(per_job["slowdown"]),
+        "allocated_resources": ("text", *allocated),
+        "final_state": ("text", *_text_starts(words[status].tolist())),
+        "run_time": number(jobs.run_time),
+        "bounded_slowdown": number(per_job["bsld"]),
+        "bounded_slowdown_unclamped": number(per_job["bsld_unclamped"]),
+        "n_aborted": ("int", pieces_per_job(False)),
+        "n_preempted": ("int", pieces_per_job(True)),
     }
-    names: tuple[str, ...] = BATSIM_COLUMNS + EXTRA_COLUMNS
     measures = instance.platform.allocation_measures(schedule.alloc, instance.jobs.procs)
     if measures:
         measures["penalised_run_time"] = instance.runtime.run_times(schedule.alloc)
-        columns.update({name: number_array(np.where(started, value, np.nan)) for name, value in measures.items()})
-        names += tuple(measures)
-    return pa.table([columns[name] for name in names], names=list(names))
+        columns.update({name: number(np.where(started, value, np.nan)) for name, value in measures.items()})
+    return columns
 
 
 def read_jobs_csv(path: str | os.PathLike) -> pd.DataFrame:
@@ -326,6 +430,11 @@ def read_jobs_csv(path: str | os.PathLike) -> pd.DataFrame:
         type, or an ``allocated_resources`` is malformed (``0-zz``) or holds a reversed range (``5-1``): the
         message names the file, line and column.
     """
+    import pandas as pd
+
+    # pandas >= 3 parses floats exactly by default and deprecates ``float_precision`` (a warning per read);
+    # older pandas needs "round_trip" to give back exactly the float written.
+    round_trip = {} if int(pd.__version__.split(".")[0]) >= 3 else {"float_precision": "round_trip"}
     path = Path(path)
     try:
         with open(path, encoding="utf-8") as f:
@@ -340,7 +449,7 @@ def read_jobs_csv(path: str | os.PathLike) -> pd.DataFrame:
     dtype.update({c: str for c in _TEXT_COLUMNS + ("job_id",) if c in header})
     try:
         frame = pd.read_csv(
-            path, dtype=dtype, **_ROUND_TRIP, keep_default_na=False, na_values={c: [""] for c in _FLOAT_COLUMNS}
+            path, dtype=dtype, **round_trip, keep_default_na=False, na_values={c: [""] for c in _FLOAT_COLUMNS}
         )
     except (ValueError, OverflowError, pd.errors.ParserError):  # a text where a number was expected, a ragged line
         _first_bad_cell(path, header)

@@ -14,9 +14,9 @@ import os
 import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
 
 from schedlab._version import __version__
 from schedlab.engine.simulator import ProgressCallback, simulate
@@ -38,6 +38,9 @@ from schedlab.workload.filters import FilterReport, fit_machine, scale_times, to
 from schedlab.workload.moldable import MoldableTasks, from_swf
 from schedlab.workload.moldable_csv import read_sequential_tasks_csv, read_tasks_csv
 from schedlab.workload.swf import read_swf
+
+if TYPE_CHECKING:  # pandas is imported by Run.jobs only: `schedlab simulate` never loads it
+    import pandas as pd
 from schedlab.workload.tasks import TaskWorkload
 
 

@@ -13,7 +13,7 @@ from enum import IntEnum
 import numpy as np
 
 from schedlab.platform.base import Platform
-from schedlab.platform.intervals import Allocation
+from schedlab.platform.intervals import Allocation, AllocationTable
 from schedlab.runtime.base import RigidRuntime, RuntimeModel
 from schedlab.workload.jobs import JobTable
 
@@ -69,8 +69,9 @@ class Schedule:
         Start and end of each job's final execution (NaN if never started).
     status : int8 array
         :class:`JobStatus` code per job.
-    alloc : list of Allocation or None
-        Processor ranges of each job's final execution.
+    alloc : list of Allocation or None, or AllocationTable
+        Processor ranges of each job's final execution (the compiled core gives an
+        :class:`~schedlab.platform.intervals.AllocationTable`: flat arrays read as a sequence).
     aborted : list of Piece
         Earlier executions that did not finish their job: aborted (work lost)
         or preempted (``kept``: work kept), and the placements migrated jobs
@@ -85,7 +86,7 @@ class Schedule:
     start: np.ndarray
     end: np.ndarray
     status: np.ndarray
-    alloc: list[Allocation | None]
+    alloc: list[Allocation | None] | AllocationTable
     aborted: list[Piece] = field(default_factory=list)
     policy: str = ""
     info: dict = field(default_factory=dict)

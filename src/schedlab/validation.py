@@ -12,12 +12,13 @@ itself by being checked with its own logic.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from itertools import chain
 
 import numpy as np
 
 from schedlab.errors import ValidationError
-from schedlab.platform.intervals import format_allocation
+from schedlab.platform.intervals import AllocationTable, format_allocation
 from schedlab.schedule import Instance, JobStatus, Schedule
 
 try:  # the compiled sweep of rule 9 (Rust, ``rust/src/validate.rs``: no code shared with the engine)
@@ -155,13 +156,16 @@ def validate(
             f"job {ids[i]}: never started ({_status_name(status[i])}) but start = {_r(start[i])}, end = {_r(end[i])}; expected NaN"
         )
     alloc = schedule.alloc
-    for i in np.flatnonzero(~started).tolist():
+    unused_rows = np.flatnonzero(~started)
+    if isinstance(alloc, AllocationTable):  # flat ranges: no None, and only a range count says "unused"
+        unused_rows = unused_rows[alloc.counts[unused_rows] > 0]
+    for i in unused_rows.tolist():
         unused = alloc[i]
         if unused is not None and len(unused) != 0:
             raise ValidationError(
                 f"job {ids[i]}: never started ({_status_name(status[i])}) but has allocation {_r(unused)}"
             )
-    for i in np.flatnonzero(started).tolist():
+    for i in [] if isinstance(alloc, AllocationTable) else np.flatnonzero(started).tolist():
         if alloc[i] is None:
             raise ValidationError(f"job {ids[i]}: started ({_status_name(status[i])}) but has no allocation")
 
@@ -238,10 +242,12 @@ def validate(
     placed = _check_moves(pieces, p_row, start, end, started, final.allocs, rows, ids)
 
     # 9. no double booking
-    exec_allocs = final.allocs + piece_allocs.allocs
-    lo = np.concatenate([final.lo, piece_allocs.lo])
-    hi = np.concatenate([final.hi, piece_allocs.hi])
-    count = np.concatenate([final.count, piece_allocs.count])
+    lo, hi, count = final.lo, final.hi, final.count  # no copy of the (many) final ranges without pieces
+    if pieces:
+        lo = np.concatenate([final.lo, piece_allocs.lo])
+        hi = np.concatenate([final.hi, piece_allocs.hi])
+        count = np.concatenate([final.count, piece_allocs.count])
+    exec_allocs: Sequence = AllocationTable(np.concatenate([[0], np.cumsum(count)]), lo, hi)
     shared = tuple(r for kind in platform.kinds if kind.shared for r in kind.ids)
     if shared:
         exec_allocs, lo, hi, count = _without(exec_allocs, shared)
@@ -267,7 +273,12 @@ class _Allocations:
     """
 
     def __init__(self, allocs, rows, sizes, instance: Instance, label, *, rows_are_jobs: bool = True) -> None:
-        self.allocs = allocs if rows_are_jobs is False else [allocs[i] for i in rows.tolist()]
+        if not rows_are_jobs:
+            self.allocs = allocs
+        elif isinstance(allocs, AllocationTable):
+            self.allocs = allocs.take(rows)
+        else:
+            self.allocs = [allocs[i] for i in rows.tolist()]
         self.rows = rows
         self.sizes = None if sizes is None else sizes[rows]
         self.instance = instance
@@ -303,7 +314,7 @@ class _Allocations:
         self.checked = True
 
 
-def _without(allocs: list, shared: tuple) -> tuple[list, np.ndarray, np.ndarray, np.ndarray]:
+def _without(allocs: Sequence, shared: tuple) -> tuple[list, np.ndarray, np.ndarray, np.ndarray]:
     """The allocations with the ids of shared kinds removed (they may serve several jobs at once)."""
     mask = sum(((1 << (b - a)) - 1) << a for a, b in shared)
     kept = []
@@ -397,6 +408,13 @@ def _flatten(
     empty = np.zeros(0, dtype=np.int64)
     if k == 0:
         return empty, empty, empty, []
+    if isinstance(allocs, AllocationTable):  # int64 ranges already: only the values need checking
+        count = allocs.counts
+        bad_index = _first_bad(allocs.lo, allocs.hi, count, procs, n_procs)
+        if bad_index is not None:
+            problem = _alloc_problem(allocs[bad_index], _size(procs, bad_index), n_procs)
+            raise ValidationError(f"{label(bad_index)}: {problem}")
+        return allocs.lo, allocs.hi, count, allocs
     bad_index = None
     value_types: set[type] = {int}
     ranges = list(chain.from_iterable(allocs)) if set(map(type, allocs)) == {tuple} else None
@@ -418,14 +436,7 @@ def _flatten(
         flat = np.fromiter(values, dtype=np.int64, count=len(values)) if ranges else empty
         lo = flat[0::2]
         hi = flat[1::2]
-        owner = np.repeat(np.arange(k), count)
-        bad_range = (lo >= hi) | (lo < 0) | (hi > n_procs)
-        bad_range[1:] |= (owner[1:] == owner[:-1]) & (lo[1:] <= hi[:-1])
-        size = np.bincount(owner, weights=hi - lo, minlength=k)
-        bad = size != procs if procs is not None else size == 0
-        bad[owner[bad_range]] = True
-        if bad.any():
-            bad_index = _first(bad)
+        bad_index = _first_bad(lo, hi, count, procs, n_procs)
     if bad_index is not None:
         problem = _alloc_problem(allocs[bad_index], _size(procs, bad_index), n_procs)
         raise ValidationError(f"{label(bad_index)}: {problem}")
@@ -433,6 +444,21 @@ def _flatten(
         bounds = iter(zip(lo.tolist(), hi.tolist()))
         allocs = [tuple(next(bounds) for _ in range(c)) for c in count.tolist()]
     return lo, hi, count, allocs
+
+
+def _first_bad(lo: np.ndarray, hi: np.ndarray, count: np.ndarray, procs: np.ndarray | None, n_procs: int) -> int | None:
+    """The first allocation (flat ranges, ``count`` per allocation) breaking rule 7, or None."""
+    offsets = np.concatenate([[0], np.cumsum(count)])
+    held = np.concatenate([[0], np.cumsum(hi - lo)])
+    size = held[offsets[1:]] - held[offsets[:-1]]
+    bad = size != procs if procs is not None else size == 0
+    bad_range = (lo >= hi) | (lo < 0) | (hi > n_procs)
+    follows = np.ones(lo.shape[0], dtype=bool)  # whether range k follows a range of the same allocation
+    follows[offsets[:-1][count > 0]] = False
+    bad_range[1:] |= follows[1:] & (lo[1:] <= hi[:-1])
+    if bad_range.any():
+        bad[np.searchsorted(offsets, np.flatnonzero(bad_range), side="right") - 1] = True
+    return _first(bad) if bad.any() else None
 
 
 def _size(procs: np.ndarray | None, j: int) -> int | None:
@@ -546,7 +572,12 @@ def _check_double_booking(*, exec_row, exec_start, exec_end, exec_alloc, n_final
     if _core is not None:
         offsets = np.concatenate([[0], np.cumsum(count)]).astype(np.int64)
         clash = _core.first_double_booking(
-            np.ascontiguousarray(events, dtype=np.int64), m, offsets, lo.astype(np.int64), hi.astype(np.int64), n_procs
+            np.ascontiguousarray(events, dtype=np.int64),
+            m,
+            offsets,
+            np.ascontiguousarray(lo, dtype=np.int64),
+            np.ascontiguousarray(hi, dtype=np.int64),
+            n_procs,
         )
         if clash is not None:
             _report_double_booking(clash[0], clash[1], exec_row, exec_start, exec_end, n_final, lo, hi, count, ids)

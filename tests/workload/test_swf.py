@@ -1,4 +1,8 @@
-"""SWF reading and writing: hand-made files with known values, then the real PWA traces."""
+"""SWF reading and writing: hand-made files with known values, then the real PWA traces.
+
+Reading runs on the compiled core when it is built and on the Python reference parser otherwise;
+the ``parser`` fixture runs a test on both, and the differential tests compare them.
+"""
 
 from __future__ import annotations
 
@@ -9,10 +13,16 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from schedlab.errors import InputError
 from schedlab.workload import SWF_FIELDS, JobTable, SwfHeader, machine_size, read_swf, write_swf
-from schedlab.workload.swf import FLOAT_FIELDS, _parse_slow
+from schedlab.workload import swf as swf_module
+from schedlab.workload.swf import FLOAT_FIELDS
+
+COMPILED = swf_module._core is not None
+PARSERS = ["compiled", "python"] if COMPILED else ["python"]
 
 TRACES = Path(__file__).resolve().parents[2].parent / "shared" / "traces"
 TRACE_FILES = sorted(p.name for p in TRACES.glob("*.swf*")) if TRACES.is_dir() else []
@@ -42,7 +52,43 @@ def real_trace(name: str):
     return read_swf(TRACES / name)
 
 
+@pytest.fixture(params=PARSERS)
+def parser(request, monkeypatch) -> str:
+    """Run the test with the compiled parser and with the Python reference parser."""
+    if request.param == "python":
+        monkeypatch.setattr(swf_module, "_core", None)
+    return request.param
+
+
+def read_python(path):
+    """``read_swf`` on the Python reference parser, whatever is built."""
+    compiled = swf_module._core
+    swf_module._core = None
+    try:
+        return read_swf(path)
+    finally:
+        swf_module._core = compiled
+
+
+def outcome(path, *, python: bool = False):
+    """What reading gives (on the Python parser if ``python``): the trace, or the error's message."""
+    try:
+        return read_python(path) if python else read_swf(path)
+    except InputError as error:
+        return str(error)
+
+
+def assert_same_outcome(path) -> None:
+    """Both parsers give equal traces, or the same error message."""
+    compiled, python = outcome(path), outcome(path, python=True)
+    if isinstance(compiled, str) or isinstance(python, str):
+        assert compiled == python
+    else:
+        assert_traces_equal(compiled, python)
+
+
 def assert_traces_equal(a, b) -> None:
+    assert a.header == b.header
     assert len(a) == len(b)
     np.testing.assert_array_equal(a.line, b.line)
     for name in SWF_FIELDS:
@@ -53,7 +99,7 @@ def assert_traces_equal(a, b) -> None:
 # ----------------------------------------------------------------------------- hand-made files
 
 
-def test_tiny_values_and_dtypes(data_dir):
+def test_tiny_values_and_dtypes(parser, data_dir):
     trace = read_swf(data_dir / "tiny.swf")
     assert len(trace) == 7
     assert trace.source == str(data_dir / "tiny.swf")
@@ -72,7 +118,7 @@ def test_tiny_values_and_dtypes(data_dir):
     np.testing.assert_array_equal(trace.line, [8, 9, 10, 11, 12, 13, 14])
 
 
-def test_header_takes_first_integer_and_keeps_lines(data_dir):
+def test_header_takes_first_integer_and_keeps_lines(parser, data_dir):
     header = read_swf(data_dir / "tiny.swf").header
     assert header.max_procs == 16  # "16 (4 per node)"
     assert header.max_nodes == 4  # "4 nodes (2 batch)"
@@ -85,7 +131,7 @@ def test_header_takes_first_integer_and_keeps_lines(data_dir):
     assert header.lines[0] == "; Version: 2.2"
 
 
-def test_header_missing_values_are_none(data_dir):
+def test_header_missing_values_are_none(parser, data_dir):
     header = read_swf(data_dir / "quirks.swf").header
     assert (header.max_procs, header.max_nodes, header.unix_start_time, header.time_zone_string) == (None,) * 4
     assert header.computer == "Quirky (no size lines)"
@@ -96,7 +142,7 @@ def test_header_missing_values_are_none(data_dir):
     )
 
 
-def test_line_numbers_with_interleaved_comments_and_blank_lines(data_dir):
+def test_line_numbers_with_interleaved_comments_and_blank_lines(parser, data_dir):
     """Blank first line, indented comment, blank-with-tabs line, trailing comment, CRLF, no final newline."""
     trace = read_swf(data_dir / "quirks.swf")
     np.testing.assert_array_equal(trace.line, [3, 6, 7, 9])
@@ -107,15 +153,7 @@ def test_line_numbers_with_interleaved_comments_and_blank_lines(data_dir):
     np.testing.assert_array_equal(trace.columns["user_id"], [7, 7, 8, -1])
 
 
-@pytest.mark.parametrize("name", ["tiny.swf", "quirks.swf"])
-def test_fast_path_matches_line_by_line_parser(data_dir, name):
-    path = data_dir / name
-    fast = read_swf(path)
-    slow = _parse_slow(str(path), path.read_bytes(), fast.header)
-    assert_traces_equal(fast, slow)
-
-
-def test_bad_token_names_file_line_and_field(data_dir):
+def test_bad_token_names_file_line_and_field(parser, data_dir):
     path = data_dir / "bad_field.swf"
     with pytest.raises(
         InputError, match=re.escape(f"{path}:3: field 8 (requested_procs) = abc, expected a number")
@@ -124,7 +162,7 @@ def test_bad_token_names_file_line_and_field(data_dir):
     assert (info.value.line, info.value.field, info.value.value) == (3, "field 8 (requested_procs)", "abc")
 
 
-def test_wrong_field_count(data_dir):
+def test_wrong_field_count(parser, data_dir):
     path = data_dir / "bad_count.swf"
     with pytest.raises(InputError, match=re.escape(f"{path}:4: expected 18 fields, found 17")):
         read_swf(path)
@@ -134,7 +172,7 @@ def test_wrong_field_count(data_dir):
     ("token", "expected"),
     [("2.5", "an integer"), ("nan", "a number"), ("1_0", "a number"), ("0x10", "a number"), ("inf", "a number")],
 )
-def test_bad_values_in_integer_field(tmp_path, token, expected):
+def test_bad_values_in_integer_field(parser, tmp_path, token, expected):
     path = tmp_path / "t.swf"
     path.write_text(
         f"1 0 -1 10 1 -1 -1 1 10 -1 1 -1 -1 -1 -1 -1 -1 -1\n2 0 -1 10 {token} -1 -1 1 10 -1 1 -1 -1 -1 -1 -1 -1 -1\n"
@@ -145,7 +183,7 @@ def test_bad_values_in_integer_field(tmp_path, token, expected):
         read_swf(path)
 
 
-def test_too_many_fields(tmp_path):
+def test_too_many_fields(parser, tmp_path):
     path = tmp_path / "t.swf"
     path.write_text("; h\n" + "1 " * 18 + "\n" + "1 " * 19 + "\n")
     with pytest.raises(InputError, match=re.escape("t.swf:3: expected 18 fields, found 19")):
@@ -158,7 +196,7 @@ def test_missing_file(tmp_path):
         read_swf(path)
 
 
-def test_empty_trace_is_valid(tmp_path):
+def test_empty_trace_is_valid(parser, tmp_path):
     path = tmp_path / "empty.swf"
     path.write_text("; MaxProcs: 64\n\n; nothing ran\n")
     trace = read_swf(path)
@@ -168,7 +206,7 @@ def test_empty_trace_is_valid(tmp_path):
     assert trace.line.shape == (0,)
 
 
-def test_gzip_detected_by_magic_bytes_not_suffix(data_dir, tmp_path):
+def test_gzip_detected_by_magic_bytes_not_suffix(parser, data_dir, tmp_path):
     plain = read_swf(data_dir / "tiny.swf")
     disguised = tmp_path / "compressed.swf"
     disguised.write_bytes(gzip.compress((data_dir / "tiny.swf").read_bytes()))
@@ -332,14 +370,6 @@ def test_real_trace_header_quirks(traces_dir):
     assert int((real_trace("LLNL-Thunder-2007-1.1-cln.swf.gz").columns["submit_time"] == -1).sum()) == 1_190
 
 
-def test_real_trace_fast_path_matches_line_by_line_parser(traces_dir):
-    """The oracle on a whole real file (the smallest real log, 28k jobs)."""
-    name = "KTH-SP2-1996-2.1-cln.swf.gz"
-    fast = real_trace(name)
-    slow = _parse_slow(fast.source, gzip.decompress((traces_dir / name).read_bytes()), fast.header)
-    assert_traces_equal(fast, slow)
-
-
 def test_write_header_built_from_attributes(tmp_path):
     jobs = JobTable.from_arrays(submit=[0.0], run_time=[1.0], procs=[2])
     write_swf(tmp_path / "j.swf", jobs, header=SwfHeader(max_procs=128, computer="Made up"))
@@ -348,12 +378,105 @@ def test_write_header_built_from_attributes(tmp_path):
     assert (header.max_procs, header.computer) == (128, "Made up")
 
 
+# ----------------------------------------------------------------------------- one reader semantics
+
+QUIRKY = {
+    # form feed, vertical tab and tabs between fields, CRLF, a comment glued to the last field
+    "blanks": b"; MaxProcs: 8\r\n1\t0\x0c-1 10\x0b1 -1 -1 1 10 -1 1 -1 -1 -1 -1 -1 -1 -1;done\r\n",
+    # every number form of the grammar, integral floats in integer fields, signed zeros
+    "numbers": b"+1 .5 5. 1e3 2.0 1E+2 -0 0003 2.5e-3 -1 1.0e0 -1 -1 -1 -1 -1 -1 -0.0\n",
+    # integers beyond 2**53 go through float64, as documented
+    "huge": b"9007199254740993 0 -1 10 1 -1 -1 1 10 -1 1 -1 -1 -1 -1 -1 -1 123456789012345678901234567890\n",
+    # comments anywhere, latin-1 and UTF-8 bytes in them, indented ones, no final newline
+    "comments": "; Computer: Caf\u00e9\n\n   ; indented\n1 0 -1 10 1 -1 -1 1 10 -1 1 -1 -1 -1 -1 -1 -1 -1 ; \u00e9\n".encode()
+    + b"; \xe9 latin-1\n \t \n2 5 -1 10 1 -1 -1 1 10 -1 1 -1 -1 -1 -1 -1 -1 -1",
+    "only comments": b"; Version: 2.2\n;\n   \n",
+    "empty": b"",
+    # errors: the first bad line wins over a bad value before it; among values, the lowest field
+    "bad line after bad value": b"1 0 -1 10 1.5 -1 -1 1 10 -1 1 -1 -1 -1 -1 -1 -1 -1\n1 2 3\n",
+    "bad values": b"1 0 -1 10 1.5 -1 -1 1 10 -1 1 -1 -1 -1 -1 -1 -1 -1\n2 1e999 -1 10 1 -1 -1 1 10 -1 1 -1 -1 -1 -1 -1 -1 -1\n",
+    "bad token": b"1 0 -1 10 1 -1 -1 1 10 -1 1 -1 -1 -1 -1 -1 -1 0x1\n",
+    "latin-1 token": b"1 0 -1 10 1 -1 -1 1 10 -1 1 -1 -1 -1 -1 -1 -1 \xe9\n",
+    "too big": b"1 0 -1 10 1 -1 -1 1 10 -1 1 -1 -1 -1 -1 -1 -1 -1\n2 0 -1 10 1e19 -1 -1 1 10 -1 1 -1 -1 -1 -1 -1 -1 -1\n",
+}
+
+
+@pytest.mark.skipif(not COMPILED, reason="the compiled core is not built")
+@pytest.mark.parametrize("name", sorted(QUIRKY))
+def test_compiled_and_python_parsers_agree_on_quirky_files(tmp_path, name):
+    path = tmp_path / "q.swf"
+    path.write_bytes(QUIRKY[name])
+    assert_same_outcome(path)
+
+
+def test_quirky_values(parser, tmp_path):
+    """Hand-checked values of the quirky files, on either parser."""
+    path = tmp_path / "q.swf"
+    path.write_bytes(QUIRKY["numbers"])
+    row = [float(read_swf(path).columns[name][0]) for name in SWF_FIELDS]
+    assert row == [1, 0.5, 5, 1000, 2, 100, -0.0, 3, 0.0025, -1, 1, -1, -1, -1, -1, -1, -1, -0.0]
+    path.write_bytes(QUIRKY["huge"])
+    trace = read_swf(path)
+    assert int(trace.columns["job_id"][0]) == 2**53  # 2**53 + 1 rounds to the nearest float64
+    assert float(trace.columns["think_time"][0]) == 1.2345678901234568e29
+    path.write_bytes(QUIRKY["comments"])
+    trace = read_swf(path)
+    np.testing.assert_array_equal(trace.line, [4, 7])
+    assert trace.header.lines == ("; Computer: Caf\u00e9", "   ; indented", "; \u00e9 latin-1")
+    for name, message in [
+        ("bad line after bad value", "q.swf:2: expected 18 fields, found 3"),
+        ("bad values", "q.swf:2: field 2 (submit_time) = 1e999, expected a finite number"),
+        ("latin-1 token", "q.swf:1: field 18 (think_time) = \u00e9, expected a number"),
+        ("too big", "q.swf:2: field 5 (allocated_procs) = 1e19, expected an integer"),
+    ]:
+        path.write_bytes(QUIRKY[name])
+        with pytest.raises(InputError, match=re.escape(message)):
+            read_swf(path)
+
+
+_TOKENS = st.sampled_from(["-1", "0", "7", "+3", "2.5", ".5", "5.", "1e3", "1e999", "x", "0x1", "1e", "12.0", "-0"])
+_LINES = st.one_of(
+    st.lists(_TOKENS, min_size=18, max_size=18).map(" ".join),
+    st.lists(_TOKENS, min_size=0, max_size=20).map(" ".join),
+    st.sampled_from(["; MaxProcs: 4", "  ; note", "", " \t", "\x0c"]),
+    st.tuples(st.lists(_TOKENS, min_size=18, max_size=18), st.sampled_from(["\t", "\x0b", " ;c", ";", "\r"])).map(
+        lambda t: "\t".join(t[0]) + t[1]
+    ),
+)
+
+
+@pytest.mark.skipif(not COMPILED, reason="the compiled core is not built")
+@given(lines=st.lists(_LINES, max_size=8), newline=st.booleans())
+def test_compiled_and_python_parsers_agree_on_random_files(tmp_path_factory, lines, newline):
+    """Random mixes of good and bad lines: same columns, lines and header, or the same error message."""
+    path = tmp_path_factory.mktemp("random") / "r.swf"
+    path.write_bytes(("\n".join(lines) + ("\n" if newline else "")).encode())
+    assert_same_outcome(path)
+
+
+@pytest.mark.skipif(not COMPILED, reason="the compiled core is not built")
 @pytest.mark.parametrize("name", ["tiny.swf", "quirks.swf"])
-def test_regular_quirks_stay_on_the_fast_path(data_dir, monkeypatch, name):
-    """Comments between jobs, blank lines, CRLF and trailing comments need no line-by-line fallback."""
+def test_compiled_parser_reads_the_test_files(data_dir, monkeypatch, name):
+    """read_swf uses the compiled parser when it is built, and it matches the reference."""
+    path = data_dir / name
+    python = read_python(path)
 
     def fail(*args):
-        raise AssertionError("line-by-line parser used")
+        raise AssertionError("Python parser used")
 
-    monkeypatch.setattr("schedlab.workload.swf._parse_slow", fail)
-    assert len(read_swf(data_dir / name)) in (7, 4)
+    monkeypatch.setattr(swf_module, "_parse_python", fail)
+    assert_traces_equal(read_swf(path), python)
+
+
+@pytest.mark.skipif(not COMPILED, reason="the compiled core is not built")
+def test_real_trace_parsers_agree(traces_dir):
+    """The oracle on a whole real file (the smallest real log, 28k jobs); every log in the slow test below."""
+    name = "KTH-SP2-1996-2.1-cln.swf.gz"
+    assert_traces_equal(real_trace(name), read_python(traces_dir / name))
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not COMPILED, reason="the compiled core is not built")
+@pytest.mark.parametrize("name", TRACE_FILES)
+def test_every_real_trace_parsers_agree(traces_dir, name):
+    assert_traces_equal(read_swf(traces_dir / name), read_python(traces_dir / name))

@@ -6,7 +6,6 @@ import json
 from pathlib import Path
 from typing import Annotated
 
-import pandas as pd
 import typer
 from rich.table import Table
 
@@ -63,7 +62,7 @@ def compare(
     table = Table("metric", *labels, *(f"/ {labels[0]}" for _ in labels[1:]), title=" vs ".join(labels))
     shown = result.metrics[result.metrics["metric"].isin(SHOWN)]
     for row in shown.itertuples(index=False):
-        table.add_row(*(v if isinstance(v, str) else number(None if pd.isna(v) else v) for v in row))
+        table.add_row(*(v if isinstance(v, str) else number(None if v is None or v != v else v) for v in row))
     out.print(table)
     every = result.deltas[result.deltas["jobs"] == "all jobs"]
     for row in every.to_dict(orient="records"):

@@ -1,6 +1,8 @@
 """Types of schedlab's compiled core (Rust, ``rust/`` in the repository), used by
-:mod:`schedlab.policies.rigid.compiled` (the simulation), :mod:`schedlab.validation` (rule 9) and
-:mod:`schedlab.output` (allocation text)."""
+:mod:`schedlab.policies.rigid.compiled` (the simulation), :mod:`schedlab.validation` (rule 9),
+:mod:`schedlab.output` (allocation text) and :mod:`schedlab.workload.swf` (the SWF parser)."""
+
+from typing import Any
 
 import numpy as np
 
@@ -16,13 +18,17 @@ def simulate_rigid(
 ) -> list[bytes]:
     """FCFS, EASY or conservative (full or start-now compression) with first-fit allocation; raw bytes of start, end, offsets, los, his."""
 
-def allocation_tuples(offsets: np.ndarray, los: np.ndarray, his: np.ndarray) -> list:
-    """Per job, the tuple of its ranges ``(los[k], his[k])`` for k in ``offsets[r]:offsets[r + 1]``."""
-
 def first_double_booking(
     events: np.ndarray, m: int, offsets: np.ndarray, lo: np.ndarray, hi: np.ndarray, n_procs: int
 ) -> tuple[int, int] | None:
     """The validator's rule 9: the first (processor, starting execution) used twice, or None."""
 
-def format_allocations(allocs: object) -> list[str]:
-    """Batsim's interval notation for each allocation (``""`` for None or ``()``)."""
+def format_ranges(offsets: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> tuple[bytearray, bytes]:
+    """Batsim's interval notation of every allocation of flat ranges: (int64 starts, ASCII text)."""
+
+def parse_swf(data: bytes) -> tuple[Any, Any, Any, Any]:
+    """The job lines of an SWF text: (18 columns of float64 or int64 bytes, job lines, comment spans, None),
+    or (None, None, None, error)."""
+
+def append_csv_rows(path: str, n: int, columns: list[tuple]) -> None:
+    """Append the n rows of jobs.csv: columns ("int", int64), ("integral" | "float", float64), ("text", starts, bytes)."""

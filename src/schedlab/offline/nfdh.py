@@ -60,6 +60,8 @@ def nfdh_local(instance: Instance) -> Schedule:
         width += int(jobs.procs[row])
 
     schedule = Schedule.empty(len(jobs), policy="nfdh-local")
+    alloc = schedule.alloc
+    assert isinstance(alloc, list)  # Schedule.empty's, filled in place
     free_at = [(0.0, c) for c in range(tree.n_clusters)]  # heap of (time the cluster frees, cluster)
     for batch in batches:
         start, cluster = heapq.heappop(free_at)
@@ -68,7 +70,7 @@ def nfdh_local(instance: Instance) -> Schedule:
             size = int(jobs.procs[row])
             schedule.start[row] = start
             schedule.end[row] = start + p[row]
-            schedule.alloc[row] = ((lo, lo + size),)
+            alloc[row] = ((lo, lo + size),)
             lo += size
         heapq.heappush(free_at, (start + float(p[batch[0]]), cluster))  # the batch's height: its first (tallest) job
     schedule.status[:] = np.where(jobs.run_time > jobs.requested_time, JobStatus.KILLED, JobStatus.COMPLETED)

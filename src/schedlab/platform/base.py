@@ -23,6 +23,7 @@ run-time model's business (:mod:`schedlab.runtime`), not the platform's.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
@@ -80,7 +81,7 @@ class Platform(Protocol):
         """Why ``alloc`` is not a legal shape on this platform, or None (called only when ``shaped``)."""
         ...
 
-    def allocation_measures(self, allocs: list[Allocation | None], sizes: np.ndarray) -> dict[str, np.ndarray]:
+    def allocation_measures(self, allocs: Sequence[Allocation | None], sizes: np.ndarray) -> dict[str, np.ndarray]:
         """Per-job integer measures of the allocations' shapes (0 where ``allocs[i]`` is None); {} if none."""
         ...
 

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -108,7 +109,7 @@ class Torus:
             return f"is not a box (a rectangular partition, wrapping allowed) of {self.name}"
         return None
 
-    def allocation_measures(self, allocs: list[Allocation | None], sizes: np.ndarray) -> dict[str, np.ndarray]:
+    def allocation_measures(self, allocs: Sequence[Allocation | None], sizes: np.ndarray) -> dict[str, np.ndarray]:
         """Per-job box extents and base (:data:`MEASURES`), 0 where an allocation is None or not a box.
 
         Cost: O(s) per allocation of s nodes.

@@ -18,6 +18,7 @@ O(r) for r ranges, O(D) more for the level.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -129,7 +130,7 @@ class FatTree:
         """The tree the topology-aware allocators read: itself."""
         return self
 
-    def allocation_measures(self, allocs: list[Allocation | None], sizes: np.ndarray) -> dict[str, np.ndarray]:
+    def allocation_measures(self, allocs: Sequence[Allocation | None], sizes: np.ndarray) -> dict[str, np.ndarray]:
         """Per-job ``blocks`` (b_j), ``clusters`` (K_j), ``min_clusters`` (K*_j), ``level`` (L) and ``min_level``
         (L_min) of the allocations (Mendonca 2017, sections 4.3 and 5.3), 0 where an allocation is None.
 

@@ -27,6 +27,7 @@ the engine and the validator take vectorised fast paths.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Protocol, runtime_checkable
 
 import numpy as np
@@ -60,7 +61,7 @@ class RuntimeModel(Protocol):
         """``(length, killed)``: how long job ``row`` holds ``alloc``, and whether it ends killed at its walltime."""
         ...
 
-    def run_times(self, allocs: list[Allocation | None]) -> np.ndarray:
+    def run_times(self, allocs: Sequence[Allocation | None]) -> np.ndarray:
         """Per job, the run time its allocation gives before any walltime cap (``run_time`` when fixed)."""
         ...
 
@@ -89,7 +90,7 @@ class RigidRuntime:
         run_time, walltime = float(self.jobs.run_time[row]), float(self.jobs.requested_time[row])
         return (walltime, True) if run_time > walltime else (run_time, False)
 
-    def run_times(self, allocs: list[Allocation | None]) -> np.ndarray:
+    def run_times(self, allocs: Sequence[Allocation | None]) -> np.ndarray:
         return self.jobs.run_time.astype(np.float64)
 
 

@@ -14,6 +14,7 @@ killed (they have no walltime).
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -59,7 +60,7 @@ class HybridTimes:
         size = sum(hi - lo for lo, hi in alloc)
         return self._time(row, alloc, size)[0], False
 
-    def run_times(self, allocs: list[Allocation | None]) -> np.ndarray:
+    def run_times(self, allocs: Sequence[Allocation | None]) -> np.ndarray:
         return np.array([self.duration(i, a)[0] if a else math.nan for i, a in enumerate(allocs)], dtype=np.float64)
 
 

@@ -18,6 +18,7 @@ the run that the job does not target are bridges.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -71,7 +72,7 @@ class IORequests:
     def duration(self, row: int, alloc: Allocation) -> tuple[float, bool]:
         return float(self.inst.p[row]), False
 
-    def run_times(self, allocs: list[Allocation | None]) -> np.ndarray:
+    def run_times(self, allocs: Sequence[Allocation | None]) -> np.ndarray:
         return self.inst.p.astype(np.float64)
 
 

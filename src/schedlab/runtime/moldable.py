@@ -15,6 +15,7 @@ no allocation exceeds because the rows of the table never increase.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -57,7 +58,7 @@ class MoldableTimes:
         size = sum(hi - lo for lo, hi in alloc)
         return float(self.times[row, size - 1]), False
 
-    def run_times(self, allocs: list[Allocation | None]) -> np.ndarray:
+    def run_times(self, allocs: Sequence[Allocation | None]) -> np.ndarray:
         return np.array([self.duration(i, a)[0] if a else math.nan for i, a in enumerate(allocs)], dtype=np.float64)
 
 

@@ -10,6 +10,8 @@ Cost: O(1) per question.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 
 from schedlab.platform.intervals import Allocation
@@ -41,5 +43,5 @@ class PartitionRuntime:
     def duration(self, row: int, alloc: Allocation) -> tuple[float, bool]:
         return float(self.jobs.run_time[row]), False
 
-    def run_times(self, allocs: list[Allocation | None]) -> np.ndarray:
+    def run_times(self, allocs: Sequence[Allocation | None]) -> np.ndarray:
         return self.jobs.run_time.astype(np.float64)

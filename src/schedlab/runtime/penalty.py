@@ -19,6 +19,7 @@ Cost: O(D) per job (the level of an allocation reads its lowest and highest id).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -107,7 +108,7 @@ class TopologyPenalty:
         jobs = self._jobs()
         return self.penalised(float(jobs.run_time[row]), float(jobs.requested_time[row]), int(jobs.procs[row]), alloc)
 
-    def run_times(self, allocs: list[Allocation | None]) -> np.ndarray:
+    def run_times(self, allocs: Sequence[Allocation | None]) -> np.ndarray:
         """``T * g(L - L_min)`` per job (``T`` for a job never started)."""
         jobs = self._jobs()
         shape = self.tree.allocation_measures(allocs, jobs.procs)

@@ -23,12 +23,16 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 import numpy as np
-import pandas as pd
 
 from schedlab.errors import InputError
 from schedlab.platform.base import MAX_PROCS
 from schedlab.workload.archive import resolve
 from schedlab.workload.jobs import JobTable
+
+try:  # the job lines at compiled speed (rust/src/swf.rs); the Python parser below is the reference
+    from schedlab.native import _core
+except ImportError:  # a source tree whose extension was not built: the Python parser runs
+    _core = None  # type: ignore[assignment]
 
 __all__ = ["SWF_FIELDS", "SwfHeader", "SwfTrace", "machine_size", "read_swf", "write_swf"]
 
@@ -70,18 +74,16 @@ FLOAT_FIELDS: frozenset[str] = frozenset(
 
 _N_FIELDS = len(SWF_FIELDS)
 _GZIP_MAGIC = b"\x1f\x8b"
-# Whitespace as bytes.split() sees it (and as the tokens are separated); "\n" ends a line.
-_WHITESPACE = b" \t\r\x0b\x0c"
-_IS_SPACE = np.zeros(256, dtype=bool)
-_IS_SPACE[list(_WHITESPACE)] = True
-_SEMICOLON = ord(";")
+# Blanks as bytes.split() sees them (and as the tokens are separated); "\n" ends a line.
 _BLANKS_TO_SPACE = bytes.maketrans(b"\t\r\x0b\x0c", b"    ")
 _NUMBER = re.compile(rb"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
 _BLANK = rb"[ \t\r\x0b\x0c]"
 _JOB_LINE = _BLANK + rb"*(?:" + _NUMBER.pattern + _BLANK + rb"+){17}" + _NUMBER.pattern + _BLANK + rb"*(?:;[^\n]*)?"
-_OTHER_LINE = _BLANK + rb"*(?:;[^\n]*)?"
-# Every line matches: group 1 a job, group 2 a bad line, neither a comment or blank line.
-_ANY_LINE = re.compile(rb"^(?:(" + _JOB_LINE + rb")|" + _OTHER_LINE + rb"|([^\n]*))$", re.MULTILINE)
+_COMMENT_LINE = _BLANK + rb"*;[^\n]*"
+# Every line matches: group 1 a job, group 2 a comment, group 3 a bad line, none a blank line.
+_ANY_LINE = re.compile(
+    rb"^(?:(" + _JOB_LINE + rb")|(" + _COMMENT_LINE + rb")|" + _BLANK + rb"*|([^\n]*))$", re.MULTILINE
+)
 _HEADER_FIELD = re.compile(r"^\s*;\s*([A-Za-z][A-Za-z0-9_]*)\s*:\s*(.*?)\s*$")
 _FIRST_INT = re.compile(r"[+-]?\d+")
 _INT64_LIMIT = 2.0**63
@@ -188,31 +190,22 @@ def read_swf(path: str | os.PathLike) -> SwfTrace:
 
     Notes
     -----
-    Cost: O(size of the file). The file is read and decompressed once; the job
-    lines are found with numpy (a line is a job when its first non-blank
-    character is not ``;``; text after a ``;`` inside a job line is a comment)
-    and parsed by pandas' C reader (0.4 s for RICC's 448k jobs, most of it
-    decompression). When that fast path meets anything irregular, a second
-    parser classifies every line with one regular expression and names the
-    first bad line, or returns the same result when the irregularity was only
-    one pandas does not handle (a form feed between fields, say); it takes
-    about 5 times longer.
+    Cost: O(size of the file). The file is read and decompressed once (zlib)
+    and its lines parsed in one pass by the compiled core (about 0.4 s of CPU
+    for RICC's 448k jobs, a third of it decompression), or, where it is not
+    built, by the Python parser :func:`_parse_python`, the reference the core
+    is tested against (several times slower). Both follow the same rules: a
+    line is a comment when its first non-blank character is ``;``; any other
+    non-blank line is a job whose text after a ``;`` is a comment; every value
+    is read as the nearest float64, and a value in an integer field must then
+    be integral (so integers are exact up to 2**53). Of several errors, the
+    first malformed line is reported; else, of the values not of their field's
+    kind, the one of the lowest field, then of the first line.
     """
     source = resolve(path)  # pwa:NAME, a log of the Parallel Workloads Archive (schedlab.workload.archive)
     data = _read_bytes(source)
-    starts, ends = _line_bounds(data)
-    first = _first_nonblank(data, starts, ends)
-    buf = np.frombuffer(data, dtype=np.uint8)
-    has_text = first < ends
-    first_char = np.zeros(starts.shape[0], dtype=np.uint8)
-    first_char[has_text] = buf[first[has_text]]
-    is_job = has_text & (first_char != _SEMICOLON)
-    is_comment = has_text & (first_char == _SEMICOLON)
-    header = SwfHeader.from_lines(_decode(data[s:e]).rstrip("\r") for s, e in zip(starts[is_comment], ends[is_comment]))
-    line = (np.flatnonzero(is_job) + 1).astype(np.int64)
-    columns = _parse_fast(data, buf, starts, ends, is_job)
-    if columns is None:
-        return _parse_slow(source, data, header)
+    columns, line, comments = _parse_python(source, data) if _core is None else _parse_compiled(source, data)
+    header = SwfHeader.from_lines(_decode(text).rstrip("\r") for text in comments)
     return SwfTrace(columns=columns, line=line, header=header, source=source)
 
 
@@ -303,6 +296,8 @@ def write_swf(
         text.write(comment if comment.lstrip().startswith(";") else "; " + comment)
         text.write("\n")
     if n:
+        import pandas as pd  # its CSV writer; loaded only here, not to read traces
+
         frame = pd.DataFrame({name: _writable(name, columns[name]) for name in SWF_FIELDS})
         frame.to_csv(text, sep=" ", header=False, index=False, lineterminator="\n")
     payload = text.getvalue().encode("utf-8")
@@ -374,135 +369,64 @@ def _read_bytes(source: str) -> bytes:
     return data
 
 
-def _line_bounds(data: bytes) -> tuple[np.ndarray, np.ndarray]:
-    """Start and end (exclusive, before the newline) of every line."""
-    buf = np.frombuffer(data, dtype=np.uint8)
-    newlines = np.flatnonzero(buf == ord("\n"))
-    starts = np.concatenate(([0], newlines + 1))
-    ends = np.concatenate((newlines, [len(data)]))
-    if starts[-1] == len(data):  # the text ends with a newline: no last, empty line
-        starts, ends = starts[:-1], ends[:-1]
-    return starts.astype(np.int64), ends.astype(np.int64)
+def _parse_compiled(source: str, data: bytes) -> tuple[dict[str, np.ndarray], np.ndarray, list[bytes]]:
+    """The job columns, their lines and the comment lines, by the compiled core (rust/src/swf.rs)."""
+    raw, lines, comments, error = _core.parse_swf(data)
+    if error is not None:
+        kind, number, *where = error
+        if kind == "line":
+            _raise_line_error(source, number, data[where[0] : where[1]])
+        raise _value_error(source, number, where[0], where[1])
+    columns = {
+        name: np.frombuffer(buffer, dtype=np.float64 if name in FLOAT_FIELDS else np.int64)
+        for name, buffer in zip(SWF_FIELDS, raw, strict=True)
+    }
+    spans = np.frombuffer(comments, dtype=np.int64).tolist()
+    texts = [data[s:e] for s, e in zip(spans[0::2], spans[1::2], strict=True)]
+    return columns, np.frombuffer(lines, dtype=np.int64), texts
 
 
-def _first_nonblank(data: bytes, starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
-    """Index of the first non-blank byte of each line (its end when there is none).
+def _parse_python(source: str, data: bytes) -> tuple[dict[str, np.ndarray], np.ndarray, list[bytes]]:
+    """The job columns, their lines and the comment lines, in Python: the reference behaviour.
 
-    Advances all lines one byte at a time while they are on a blank: as many
-    numpy passes as the widest indentation, each over the still-indented lines.
-    """
-    buf = np.frombuffer(data, dtype=np.uint8)
-    pos = starts.copy()
-    active = np.flatnonzero(pos < ends)
-    while active.size:
-        active = active[_IS_SPACE[buf[pos[active]]]]
-        pos[active] += 1
-        active = active[pos[active] < ends[active]]
-    return pos
-
-
-def _parse_fast(data, buf, starts, ends, is_job) -> dict[str, np.ndarray] | None:
-    """All columns through pandas, or None when anything is irregular."""
-    n = int(is_job.sum())
-    if n == 0:
-        return {name: np.empty(0, dtype=np.float64 if name in FLOAT_FIELDS else np.int64) for name in SWF_FIELDS}
-    # pandas reads "  ; text" as a row of empty fields: blank out the non-job
-    # lines that are neither empty nor start with ";" (rare) before handing it over.
-    indented = ~is_job & (ends > starts)
-    indented[indented] = buf[starts[indented]] != _SEMICOLON
-    if indented.any():
-        marks = np.zeros(len(buf) + 1, dtype=np.int64)
-        np.add.at(marks, starts[indented], 1)
-        np.add.at(marks, ends[indented], -1)
-        cleaned = buf.copy()
-        cleaned[np.cumsum(marks[:-1]) > 0] = ord(" ")
-        data = cleaned.tobytes()
-    try:
-        frame = pd.read_csv(
-            io.BytesIO(data),
-            sep=r"\s+",
-            comment=";",
-            header=None,
-            engine="c",
-            na_filter=False,
-            encoding="latin-1",
-            low_memory=False,
-        )
-    except (ValueError, pd.errors.ParserError):  # ParserError, EmptyDataError are ValueErrors
-        return None
-    if frame.shape != (n, _N_FIELDS):
-        return None
-    columns: dict[str, np.ndarray] = {}
-    for k, name in enumerate(SWF_FIELDS):
-        values = frame.iloc[:, k].to_numpy()
-        if values.dtype.kind not in "if":
-            return None
-        if name in FLOAT_FIELDS:
-            values = values.astype(np.float64, copy=False)
-            if not np.isfinite(values).all():
-                return None
-        elif values.dtype.kind == "f":
-            if not (
-                np.isfinite(values).all()
-                and (np.floor(values) == values).all()
-                and (np.abs(values) < _INT64_LIMIT).all()
-            ):
-                return None
-            values = values.astype(np.int64)
-        else:
-            values = values.astype(np.int64, copy=False)
-        columns[name] = np.ascontiguousarray(values)
-    return columns
-
-
-def _parse_slow(source: str, data: bytes, header: SwfHeader) -> SwfTrace:
-    """Line-by-line reader: the reference behaviour, and the one that names bad lines.
-
-    One regular expression classifies every line (job, comment or blank,
-    anything else) in order, so the first bad line is found without parsing
-    the ones before it; the job lines' tokens are then converted all at once.
-    Integer fields go through float64, so they are exact up to 2**53.
+    One regular expression classifies every line (job, comment, blank, anything else) in order, so
+    the first bad line is found without parsing the ones before it; the job lines' tokens are then
+    converted all at once.
     """
     rows: list[bytes] = []
     lines: list[int] = []
+    comments: list[bytes] = []
     for number, match in enumerate(_ANY_LINE.finditer(data), start=1):
-        job, bad = match.group(1), match.group(2)
+        job, comment, bad = match.groups()
         if job is not None:
             rows.append(job.split(b";", 1)[0])
             lines.append(number)
+        elif comment is not None:
+            comments.append(comment)
         elif bad is not None:
             _raise_line_error(source, number, bad)
-    values = _numbers(rows)
+    values = np.empty((0, _N_FIELDS))
+    if rows:
+        text = b"\n".join(rows).translate(_BLANKS_TO_SPACE)
+        values = np.loadtxt(io.BytesIO(text), dtype=np.float64, comments=None, ndmin=2)
     columns: dict[str, np.ndarray] = {}
     for k, name in enumerate(SWF_FIELDS):
         column = values[:, k]
         if name in FLOAT_FIELDS:
             bad_rows = ~np.isfinite(column)
-            expected = "a finite number"
         else:
             bad_rows = ~((np.floor(column) == column) & (np.abs(column) < _INT64_LIMIT))
-            expected = "an integer"
         if bad_rows.any():
             i = int(np.flatnonzero(bad_rows)[0])
-            token = rows[i].split()[k].decode("latin-1")
-            raise InputError(source, lines[i], _field_label(k), token, expected)
+            raise _value_error(source, lines[i], k, rows[i].split()[k])
         columns[name] = np.ascontiguousarray(column) if name in FLOAT_FIELDS else column.astype(np.int64)
-    return SwfTrace(columns=columns, line=np.array(lines, dtype=np.int64), header=header, source=source)
+    return columns, np.array(lines, dtype=np.int64), comments
 
 
-def _numbers(rows: list[bytes]) -> np.ndarray:
-    """The (n, 18) float64 values of job lines already checked to hold 18 numbers each."""
-    text = b"\n".join(rows).translate(_BLANKS_TO_SPACE)
-    if rows:
-        try:
-            frame = pd.read_csv(
-                io.BytesIO(text), sep=r"\s+", header=None, dtype=np.float64, engine="c", na_filter=False
-            )
-            if frame.shape == (len(rows), _N_FIELDS):
-                return frame.to_numpy()
-        except ValueError:
-            pass
-    return np.array(text.split(), dtype=np.bytes_).astype(np.float64).reshape(len(rows), _N_FIELDS)
+def _value_error(source: str, number: int, k: int, token: bytes) -> InputError:
+    """The error for a number that is not of its field's kind (an infinite time, a fraction of a processor)."""
+    expected = "a finite number" if SWF_FIELDS[k] in FLOAT_FIELDS else "an integer"
+    return InputError(source, number, _field_label(k), token.decode("latin-1"), expected)
 
 
 def _raise_line_error(source: str, number: int, text: bytes) -> None:

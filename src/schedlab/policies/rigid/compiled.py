@@ -9,16 +9,16 @@ profile operations, at compiled speed) with first-fit (``basic``) allocation, fo
 model, a subclass) is left to the Python engine: :func:`run_compiled` then returns None. The
 Python policies are the oracles: the core is tested against them job for job.
 
-Cost: O((n + r) log n) for n jobs and r allocated ranges, no Python object per job except the
-allocation tuples the :class:`~schedlab.schedule.Schedule` holds.
+Cost: O((n + r) log n) for n jobs and r allocated ranges, no Python object per job: the
+:class:`~schedlab.schedule.Schedule` holds the allocations as the core's flat ranges
+(:class:`~schedlab.platform.intervals.AllocationTable`).
 """
 
 from __future__ import annotations
 
-import gc
-
 import numpy as np
 
+from schedlab.platform.intervals import AllocationTable
 from schedlab.policies.rigid.queue import ORDERS, priority_ranks
 from schedlab.runtime.base import RigidRuntime
 from schedlab.schedule import Instance, JobStatus, Schedule
@@ -67,22 +67,6 @@ def run_compiled(instance: Instance, kind: str, *, order: str, allocator: str, d
         start=start,
         end=end,
         status=status,
-        alloc=allocations(offsets, los, his),
+        alloc=AllocationTable(offsets, los, his),
         policy=describe,
     )
-
-
-def allocations(offsets: np.ndarray, los: np.ndarray, his: np.ndarray) -> list:
-    """Flat ranges back to one allocation tuple per job: job r holds ``[los[k], his[k])`` for
-    ``k`` in ``offsets[r]:offsets[r + 1]`` (built by the core: a Python loop costs a second on 450k jobs).
-
-    The cyclic garbage collector is paused meanwhile: millions of new tuples of ints (which form no cycle)
-    would trigger a few hundred collections, 3/4 of the time here.
-    """
-    paused = gc.isenabled()
-    gc.disable()
-    try:
-        return _core.allocation_tuples(offsets, los, his)
-    finally:
-        if paused:
-            gc.enable()

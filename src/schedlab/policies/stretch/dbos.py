@@ -14,9 +14,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import numba
 import numpy as np
 
+from schedlab.policies.stretch.jit import njit
 from schedlab.policies.stretch.profile import build_profile, reserve, smallest_fit
 from schedlab.policies.stretch.search import smallest_valid
 
@@ -32,7 +32,7 @@ class MoldablePlan:
     stretch: float
 
 
-@numba.njit(cache=True)
+@njit
 def _moldable_edf(T0, F0, size0, rows, release, p1, times, stretch):
     n = rows.shape[0]
     T = np.empty(size0 + 2 * n + 2)

@@ -13,8 +13,9 @@ heap of processor availabilities), compiled with numba.
 
 from __future__ import annotations
 
-import numba
 import numpy as np
+
+from schedlab.policies.stretch.jit import njit
 
 __all__ = ["VALIDITY_TESTS", "edf_order", "list_schedule", "meets_deadlines", "paper_test"]
 
@@ -23,7 +24,7 @@ TOLERANCE = 1e-9
 """Relative slack on deadline comparisons: S found by bisection times p may round an ulp short."""
 
 
-@numba.njit(cache=True)
+@njit
 def _sift_down(heap, n):
     """Restore the min-heap property of ``heap[:n]`` after its root was replaced."""
     i = 0
@@ -42,13 +43,13 @@ def _sift_down(heap, n):
     heap[i] = x
 
 
-@numba.njit(cache=True)
+@njit
 def edf_order(release, p, stretch):
     """Indices of the tasks by non-decreasing deadline ``r + S p`` (stable: ties keep the input order)."""
     return np.argsort(release + stretch * p, kind="mergesort")
 
 
-@numba.njit(cache=True)
+@njit
 def list_schedule(avail, order, p):
     """Start times of the tasks taken in ``order``, each on the processor available first.
 
@@ -65,7 +66,7 @@ def list_schedule(avail, order, p):
     return start
 
 
-@numba.njit(cache=True)
+@njit
 def meets_deadlines(avail, release, p, stretch):
     """Exact test: does EDF with target ``stretch`` complete every task by its deadline? Stops at the first miss."""
     order = edf_order(release, p, stretch)
@@ -81,7 +82,7 @@ def meets_deadlines(avail, release, p, stretch):
     return True
 
 
-@numba.njit(cache=True)
+@njit
 def paper_test(avail, now, release, p, stretch):
     """The paper's test (Lemma 3.2's necessary condition): in EDF order,
     ``d_i >= now + (sum_q (a_q - now) + sum_{i' <= i} p_i') / m`` for every task i."""

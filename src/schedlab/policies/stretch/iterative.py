@@ -17,16 +17,16 @@ steps of the speed-up.
 
 from __future__ import annotations
 
-import numba
 import numpy as np
 
 from schedlab.policies.stretch.dbos import MoldablePlan
+from schedlab.policies.stretch.jit import njit
 from schedlab.policies.stretch.profile import build_profile, earliest_fit, reserve
 
 __all__ = ["backfill", "iterative_plan"]
 
 
-@numba.njit(cache=True)
+@njit
 def backfill(T0, F0, size0, rows, release, times, procs):
     """Conservative backfilling of ``rows`` in order on ``procs`` processors each: (start, mean flow time)."""
     n = rows.shape[0]
@@ -47,7 +47,7 @@ def backfill(T0, F0, size0, rows, release, times, procs):
     return start, flow / n
 
 
-@numba.njit(cache=True)
+@njit
 def _gain(row, x, improved):
     """Best drop of run time from ``x`` processors, and the step k it takes (0 when x = m)."""
     m = row.shape[0]
@@ -63,7 +63,7 @@ def _gain(row, x, improved):
     return best, step
 
 
-@numba.njit(cache=True)
+@njit
 def _iterate(T, F, size, rows, release, times, improved):
     n = rows.shape[0]
     procs = np.ones(n, dtype=np.int64)

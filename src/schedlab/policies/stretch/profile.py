@@ -15,8 +15,9 @@ allocation meeting a deadline O(W log W + log m) for W segments before the deadl
 
 from __future__ import annotations
 
-import numba
 import numpy as np
+
+from schedlab.policies.stretch.jit import njit
 
 __all__ = ["build_profile", "earliest_fit", "reserve", "smallest_fit"]
 
@@ -24,12 +25,12 @@ TOLERANCE = 1e-9
 """Relative slack on time comparisons (times reach 1e8 s; bisection rounds)."""
 
 
-@numba.njit(cache=True)
+@njit
 def _slack(time):
     return TOLERANCE * max(1.0, abs(time))
 
 
-@numba.njit(cache=True)
+@njit
 def build_profile(now, m, run_end, run_procs, capacity):
     """The profile at ``now`` of running tasks (end time, processors), in arrays of ``capacity`` entries."""
     cap = max(capacity, run_end.shape[0] + 1)
@@ -55,7 +56,7 @@ def build_profile(now, m, run_end, run_procs, capacity):
     return T, F, size
 
 
-@numba.njit(cache=True)
+@njit
 def earliest_fit(T, F, size, procs, duration):
     """Earliest ``x`` with ``procs`` processors free over ``[x, x + duration)``, and the end of that free run."""
     inside = False
@@ -73,7 +74,7 @@ def earliest_fit(T, F, size, procs, duration):
     return np.inf, np.inf  # unreachable when procs <= m: the last segment is all free
 
 
-@numba.njit(cache=True)
+@njit
 def _breakpoint(T, F, size, time):
     """Index of the segment starting at ``time``, splitting the one that contains it; returns (index, size)."""
     k = np.searchsorted(T[:size], time, side="right") - 1
@@ -86,7 +87,7 @@ def _breakpoint(T, F, size, time):
     return k + 1, size + 1
 
 
-@numba.njit(cache=True)
+@njit
 def reserve(T, F, size, begin, end, procs):
     """Take ``procs`` processors over ``[begin, end)``; returns the new size (at most 2 more segments)."""
     first, size = _breakpoint(T, F, size, begin)
@@ -99,7 +100,7 @@ def reserve(T, F, size, begin, end, procs):
     return size
 
 
-@numba.njit(cache=True)
+@njit
 def smallest_fit(T, F, size, times, deadline):
     """The smallest j such that j processors are free for ``times[j - 1]`` within ``[now, deadline]``.
 

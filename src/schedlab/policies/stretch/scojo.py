@@ -18,10 +18,10 @@ missing), so this module is an approximation of the described behaviour, not SCO
 
 from __future__ import annotations
 
-import numba
 import numpy as np
 
 from schedlab.policies.stretch.dbos import MoldablePlan
+from schedlab.policies.stretch.jit import njit
 from schedlab.policies.stretch.profile import build_profile, earliest_fit, reserve
 
 __all__ = ["efficient_procs", "scojo_like_plan", "scaled_procs"]
@@ -39,7 +39,7 @@ def scaled_procs(optimal: np.ndarray, m: int, busy: int, demand: float, utilisat
     return np.clip(np.rint(optimal * factor), 1, m).astype(np.int64)
 
 
-@numba.njit(cache=True)
+@njit
 def _plan(T0, F0, size0, now, rows, times, target):
     n = rows.shape[0]
     T = np.empty(size0 + 2 * n + 2)
