@@ -4,11 +4,18 @@ An :data:`Allocation` is a tuple of such ranges; :class:`IntervalSet` is the
 mutable free set the engine keeps. Taking or returning ``r`` ranges costs
 O(r log F) for F free ranges (binary search plus list splicing), never a scan
 of all processors.
+
+A set can also be held as a *bit mask*, a Python int whose bit ``p`` is set
+when id ``p`` is in the set (:func:`mask_of`, :meth:`IntervalSet.from_mask`):
+intersecting two sets is then one ``&`` of machine words and counting them one
+``int.bit_count``, the representation of the set profile of conservative backfilling.
 """
 
 from __future__ import annotations
 
 from bisect import bisect_right
+
+import numpy as np
 
 Allocation = tuple[tuple[int, int], ...]
 """Sorted, disjoint, non-adjacent half-open ranges of processor ids."""
@@ -30,6 +37,14 @@ def parse_allocation(text: str) -> Allocation:
             raise ValueError(f"bad interval {token!r}")
         ranges.append((lo, hi))
     return normalize(ranges)
+
+
+def mask_of(ranges) -> int:
+    """The bit mask of disjoint ``ranges`` ``[(lo, hi), ...]``: bits ``lo .. hi - 1`` of each set."""
+    mask = 0
+    for lo, hi in ranges:
+        mask |= ((1 << (hi - lo)) - 1) << lo
+    return mask
 
 
 def normalize(ranges) -> Allocation:
@@ -61,6 +76,24 @@ class IntervalSet:
     @classmethod
     def full(cls, n: int) -> IntervalSet:
         return cls(((0, n),)) if n > 0 else cls()
+
+    @classmethod
+    def from_mask(cls, mask: int) -> IntervalSet:
+        """The set of the bits set in ``mask`` (>= 0), its maximal runs read by numpy: O(m / 8) for m bits."""
+        out = cls.__new__(cls)
+        if mask:
+            raw = np.frombuffer(mask.to_bytes((mask.bit_length() + 7) // 8, "little"), dtype=np.uint8)
+            bits = np.unpackbits(raw, bitorder="little").astype(np.int8)
+            edges = np.flatnonzero(np.diff(bits, prepend=0, append=0))  # run starts, then ends, alternately
+            out.los, out.his = edges[0::2].tolist(), edges[1::2].tolist()
+        else:
+            out.los, out.his = [], []
+        out.size = mask.bit_count()
+        return out
+
+    def mask(self) -> int:
+        """The set as a bit mask (see the module docstring)."""
+        return mask_of(zip(self.los, self.his))
 
     def ranges(self) -> Allocation:
         return tuple(zip(self.los, self.his))

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
 
-from schedlab.platform.intervals import IntervalSet
+from schedlab.platform.intervals import IntervalSet, mask_of
 
 INF = float("inf")
 
@@ -107,56 +107,30 @@ def _earliest(times: list, free: list, procs: int, duration: float, stop: int | 
     return INF
 
 
-def _copy(s: IntervalSet) -> IntervalSet:
-    out = IntervalSet.__new__(IntervalSet)
-    out.los, out.his, out.size = list(s.los), list(s.his), s.size
-    return out
-
-
-def _intersect(a: IntervalSet, b: IntervalSet) -> IntervalSet:
-    """Ids in both sets, by one merge of their ranges: O(F_a + F_b)."""
-    los, his = [], []
-    alo, ahi, blo, bhi = a.los, a.his, b.los, b.his
-    i = j = 0
-    size = 0
-    na, nb = len(alo), len(blo)
-    while i < na and j < nb:
-        lo = alo[i] if alo[i] > blo[j] else blo[j]
-        hi = ahi[i] if ahi[i] < bhi[j] else bhi[j]
-        if lo < hi:
-            los.append(lo)
-            his.append(hi)
-            size += hi - lo
-        if ahi[i] < bhi[j]:
-            i += 1
-        else:
-            j += 1
-    out = IntervalSet.__new__(IntervalSet)
-    out.los, out.his, out.size = los, his, size
-    return out
-
-
 class SetProfile:
     """Free processor *sets* over future time: Algorithm 1's slices ``S[i]`` (Mendonca 2017, section 4.5.1).
 
-    ``free[i]`` (an :class:`IntervalSet`) is free during ``[times[i], times[i + 1])``;
-    the last slice extends to infinity. Reservations hold processor ids, so a
-    forced allocator's constraint is checked on the processors really free for
-    a whole window; neighbours with equal sets are merged.
+    ``free[i]`` is the set free during ``[times[i], times[i + 1])``, held as a
+    bit mask (an int whose bit ``p`` is set when processor ``p`` is free, see
+    :mod:`~schedlab.platform.intervals`); the last slice extends to infinity.
+    Reservations hold processor ids, so a forced allocator's constraint is
+    checked on the processors really free for a whole window; neighbours with
+    equal sets are merged.
 
-    Cost: reserving or releasing ``r`` ranges over ``s`` slices is O(s r log F);
-    :meth:`find` intersects the slices of each candidate window, O(F) per slice.
+    Cost: reserving or releasing over ``s`` slices is O(s m / w) word operations
+    for m processors and w bits a word (a few microseconds a slice at m = 8,192);
+    :meth:`find` is O(B) such operations plus one fit test per candidate start.
     """
 
     __slots__ = ("times", "free", "sizes")
 
     def __init__(self, n_procs: int, now: float = 0.0) -> None:
         self.times = [now]
-        self.free = [IntervalSet.full(n_procs)]
-        self.sizes = [n_procs]  # free[i].size, kept as a plain list for C-level max() and count checks
+        self.free = [(1 << n_procs) - 1]
+        self.sizes = [n_procs]  # free[i].bit_count(), kept as a plain list for C-level max() and count checks
 
     def __repr__(self) -> str:
-        return f"SetProfile({list(zip(self.times, self.free))})"
+        return f"SetProfile({[(t, IntervalSet.from_mask(f)) for t, f in zip(self.times, self.free)]})"
 
     def trim(self, now: float) -> None:
         """Forget the past: the profile starts at ``now``."""
@@ -168,32 +142,38 @@ class SetProfile:
             del self.sizes[:i]
         times[0] = now
 
+    def free_set(self, i: int) -> IntervalSet:
+        """The processors free during slice ``i``."""
+        return IntervalSet.from_mask(self.free[i])
+
     def _split(self, t: float) -> int:
         times = self.times
         i = bisect_left(times, t)
         if i == len(times) or times[i] != t:
             times.insert(i, t)
-            self.free.insert(i, _copy(self.free[i - 1]))
+            self.free.insert(i, self.free[i - 1])
             self.sizes.insert(i, self.sizes[i - 1])
         return i
 
     def _merge_at(self, i: int) -> None:
         free = self.free
-        if 0 < i < len(self.times) and free[i].los == free[i - 1].los and free[i].his == free[i - 1].his:
+        if 0 < i < len(self.times) and free[i] == free[i - 1]:
             del self.times[i]
             del free[i]
             del self.sizes[i]
 
     def _apply(self, start: float, end: float, alloc, take: bool) -> None:
+        mask = mask_of(alloc)
+        count = mask.bit_count()
         i = self._split(start)
         j = self._split(end) if end != INF else len(self.times)
         free, sizes = self.free, self.sizes
         for x in range(i, j):
-            if take:
-                free[x].remove(alloc)
-            else:
-                free[x].add(alloc)
-            sizes[x] = free[x].size
+            f = free[x]
+            if (f & mask != mask) if take else (f & mask):
+                raise ValueError(f"ids {alloc} are not all {'free' if take else 'taken'} at {self.times[x]}")
+            free[x] = f ^ mask
+            sizes[x] += -count if take else count
         self._merge_at(j)
         self._merge_at(i)
 
@@ -206,45 +186,68 @@ class SetProfile:
         self._apply(start, end, alloc, True)
 
     def release(self, start: float, end: float, alloc) -> None:
-        """Give the processors ``alloc`` back over ``[start, end)``."""
+        """Give the processors ``alloc`` back over ``[start, end)`` (they must be taken there)."""
         self._apply(start, end, alloc, False)
 
-    def find(self, procs: int, duration: float, allocate, stop: int | None = None):
+    def find(self, procs: int, duration: float, allocate, fits=None, stop: int | None = None, own=None):
         """Algorithm 1: the earliest slice start where ``allocate(P, procs)`` accepts the set ``P`` free
         for the whole window; ``(start, allocation)``, or ``(INF, None)`` if no candidate accepts.
 
-        With ``stop``, only breakpoints before index ``stop`` are candidate starts.
-        A refusal (forced allocator) moves on to the next slice. ``allocate``
-        must be monotone (refusing a set, it refuses its subsets: true of every
-        allocator of :mod:`~schedlab.policies.rigid.allocators`), so a slice
-        whose own free set is refused is skipped before any intersection.
+        ``fits(mask, procs)`` (:func:`~schedlab.policies.rigid.allocators.make_fit_test`) answers
+        whether ``allocate`` accepts the set of bit mask ``mask``; None: it accepts every set of
+        ``procs`` ids or more. With ``stop``, only breakpoints before index ``stop`` are candidate
+        starts. ``own = (start, alloc)``: a reservation of ``alloc`` from ``start`` on that the
+        search ignores, as if released (a job looking for an earlier start than its own, whose
+        candidate windows all end before its own reservation does): cheaper than releasing it and
+        taking it back when no earlier start is found.
+
+        The window sets ``P`` of successive candidates slide over the slices (both ends move
+        forward), so they come from a two-stack queue: the front holds the ANDs of its slices'
+        suffixes, the back the AND of its slices, and a window is one AND of the two. Each slice
+        joins the back once and is folded into a front at most once, so a search costs O(B) mask
+        ANDs and one fit test per candidate, whatever the windows' lengths. A slice with fewer
+        than ``procs`` free ids rules out every candidate whose window holds it, up to itself.
         """
         times, free, sizes = self.times, self.free, self.sizes
         total = len(times)
         n = total if stop is None else stop
+        if own is not None and n:  # the slices the windows read from own's start on, with own's ids free
+            mask = mask_of(own[1])
+            first, last = bisect_left(times, own[0]), bisect_left(times, times[n - 1] + duration)
+            count = mask.bit_count()
+            free = free[:first] + [f | mask for f in free[first:last]]
+            sizes = sizes[:first] + [c + count for c in sizes[first:last]]
         i = 0
+        bad = 0  # no slice in [i, bad) has fewer than procs free ids
+        base = mid = hi = 0  # the queue: suffix ANDs front[x - base] of free[x:mid], back = AND of free[mid:hi]
+        front: list[int] = []
+        back = -1  # all ones: the AND of no slice
         while i < n:
-            if sizes[i] < procs or allocate(free[i], procs) is None:
-                i += 1  # a refused set: its subsets, every window starting here, are refused too
+            end = bisect_left(times, times[i] + duration, i + 1)  # the window: slices i .. end - 1
+            if bad < i:
+                bad = i
+            while bad < end and sizes[bad] >= procs:
+                bad += 1
+            if bad < end:
+                i = bad + 1  # every window starting at i .. bad holds slice bad
                 continue
-            end = times[i] + duration
-            window = free[i]
-            j = i + 1
-            while j < total and times[j] < end:
-                if sizes[j] < procs:
-                    break
-                smaller = _intersect(window, free[j])
-                if smaller.size < procs:
-                    break
-                if smaller.size < window.size and allocate(smaller, procs) is None:
-                    break  # refused already: the whole window will be
-                window = smaller
-                j += 1
-            else:
-                alloc = allocate(window, procs)
-                if alloc is not None:
-                    return times[i], alloc
-                i += 1
-                continue
-            i = j + 1 if sizes[j] < procs else i + 1
+            if i >= mid:  # the front is empty: fold the back's slices from i on into a new front
+                base = i
+                front = []
+                acc = -1
+                for x in range(hi - 1, i - 1, -1):
+                    acc &= free[x]
+                    front.append(acc)
+                front.reverse()
+                mid = hi = max(hi, i)
+                back = -1
+            while hi < end:
+                back &= free[hi]
+                hi += 1
+            window = front[i - base] & back if i < mid else back
+            if window.bit_count() >= procs and (fits is None or fits(window, procs)):
+                alloc = allocate(IntervalSet.from_mask(window), procs)
+                assert alloc is not None, "an allocator refused a set its fit test accepts"
+                return times[i], alloc
+            i += 1
         return INF, None
