@@ -42,7 +42,8 @@ Two options serve the offline experiment of Mendonca (2017), ch.4 (sections 4.5-
 Guarantee: no reservation ever moves later (tested with hypothesis).
 Cost: O(B) per placement for B profile breakpoints; a compression costs
 O(B) per waiting job (start-now: O(R + B) numpy work per move, R waiting jobs).
-Forced allocators: O(B F) per placement or move, for F free ranges per slice.
+Forced allocators (set profile): O(B) mask ANDs plus one fit test per
+candidate start, per placement or attempted move (:meth:`SetProfile.find`).
 """
 
 from __future__ import annotations
@@ -97,8 +98,7 @@ class Conservative:
     free then (the profile holds counts), rather than at reservation time as
     in the thesis; start times are the same either way, and the choice sees
     the freshest free set. Forced allocators reserve processor ids when the
-    job is placed (as in the thesis), at the cost of O(F) work per profile
-    slice scanned.
+    job is placed (as in the thesis), on a profile of bit masks.
     """
 
     name = "conservative"

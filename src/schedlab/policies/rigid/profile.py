@@ -163,17 +163,15 @@ class SetProfile:
             del self.sizes[i]
 
     def _apply(self, start: float, end: float, alloc, take: bool) -> None:
+        """Flip the bits of ``alloc`` over ``[start, end)``: taken if free (``take``), else freed (the
+        caller knows they are all free, or all taken; the validator checks the schedule)."""
         mask = mask_of(alloc)
-        count = mask.bit_count()
+        delta = -mask.bit_count() if take else mask.bit_count()
         i = self._split(start)
         j = self._split(end) if end != INF else len(self.times)
         free, sizes = self.free, self.sizes
-        for x in range(i, j):
-            f = free[x]
-            if (f & mask != mask) if take else (f & mask):
-                raise ValueError(f"ids {alloc} are not all {'free' if take else 'taken'} at {self.times[x]}")
-            free[x] = f ^ mask
-            sizes[x] += -count if take else count
+        free[i:j] = [f ^ mask for f in free[i:j]]  # one comprehension: no per-slice bookkeeping
+        sizes[i:j] = [c + delta for c in sizes[i:j]]
         self._merge_at(j)
         self._merge_at(i)
 
@@ -201,53 +199,40 @@ class SetProfile:
         candidate windows all end before its own reservation does): cheaper than releasing it and
         taking it back when no earlier start is found.
 
-        The window sets ``P`` of successive candidates slide over the slices (both ends move
-        forward), so they come from a two-stack queue: the front holds the ANDs of its slices'
-        suffixes, the back the AND of its slices, and a window is one AND of the two. Each slice
-        joins the back once and is folded into a front at most once, so a search costs O(B) mask
-        ANDs and one fit test per candidate, whatever the windows' lengths. A slice with fewer
-        than ``procs`` free ids rules out every candidate whose window holds it, up to itself.
+        A candidate's window set is the AND of its slices' masks, built slice by slice and
+        given up as soon as it holds fewer than ``procs`` ids; the allocator's fit test runs once,
+        on the whole window. A slice with fewer than ``procs`` free ids rules out every candidate
+        whose window holds it, up to itself. Cost: O(W) mask ANDs per candidate for windows of W
+        slices (a fraction of a microsecond each at m = 8,192), one fit test per surviving one.
         """
         times, free, sizes = self.times, self.free, self.sizes
         total = len(times)
         n = total if stop is None else stop
-        if own is not None and n:  # the slices the windows read from own's start on, with own's ids free
-            mask = mask_of(own[1])
-            first, last = bisect_left(times, own[0]), bisect_left(times, times[n - 1] + duration)
+        first, mask, count = total, 0, 0  # own's ids count as free in slices first .. on
+        if own is not None:
+            first, mask = bisect_left(times, own[0]), mask_of(own[1])
             count = mask.bit_count()
-            free = free[:first] + [f | mask for f in free[first:last]]
-            sizes = sizes[:first] + [c + count for c in sizes[first:last]]
         i = 0
-        bad = 0  # no slice in [i, bad) has fewer than procs free ids
-        base = mid = hi = 0  # the queue: suffix ANDs front[x - base] of free[x:mid], back = AND of free[mid:hi]
-        front: list[int] = []
-        back = -1  # all ones: the AND of no slice
         while i < n:
-            end = bisect_left(times, times[i] + duration, i + 1)  # the window: slices i .. end - 1
-            if bad < i:
-                bad = i
-            while bad < end and sizes[bad] >= procs:
-                bad += 1
-            if bad < end:
-                i = bad + 1  # every window starting at i .. bad holds slice bad
+            if sizes[i] + (count if i >= first else 0) < procs:
+                i += 1
                 continue
-            if i >= mid:  # the front is empty: fold the back's slices from i on into a new front
-                base = i
-                front = []
-                acc = -1
-                for x in range(hi - 1, i - 1, -1):
-                    acc &= free[x]
-                    front.append(acc)
-                front.reverse()
-                mid = hi = max(hi, i)
-                back = -1
-            while hi < end:
-                back &= free[hi]
-                hi += 1
-            window = front[i - base] & back if i < mid else back
-            if window.bit_count() >= procs and (fits is None or fits(window, procs)):
-                alloc = allocate(IntervalSet.from_mask(window), procs)
-                assert alloc is not None, "an allocator refused a set its fit test accepts"
-                return times[i], alloc
-            i += 1
+            end = times[i] + duration
+            window = free[i] | mask if i >= first else free[i]
+            j = i + 1
+            while j < total and times[j] < end:
+                if sizes[j] + (count if j >= first else 0) < procs:
+                    break
+                window &= free[j] | mask if j >= first else free[j]
+                if window.bit_count() < procs:
+                    break
+                j += 1
+            else:
+                if fits is None or fits(window, procs):
+                    alloc = allocate(IntervalSet.from_mask(window), procs)
+                    assert alloc is not None, "an allocator refused a set its fit test accepts"
+                    return times[i], alloc
+                i += 1
+                continue
+            i = j + 1 if sizes[j] + (count if j >= first else 0) < procs else i + 1  # every window up to j holds j
         return INF, None
