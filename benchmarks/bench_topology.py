@@ -12,6 +12,10 @@ the trace apart, validation not timed), jobs per second, and the ratio to
 ``basic``.
 
     python benchmarks/bench_topology.py --traces ../shared/traces [--allocators basic beplat plat] [--repeat 3]
+
+Forced allocators (``cont``, ``loc``, ``plat``) reserve processor sets
+(Algorithm 1, Mendonca 2017, section 4.5.1); ``--compress start-now`` is the
+reassignment of section 5.5 that the ch. 5 experiment uses.
 """
 
 from __future__ import annotations
@@ -31,7 +35,7 @@ CASES = (  # (label, trace file, platform, submit window or None)
 )
 
 
-def one_run(trace: str, platform: str, window, allocator: str, penalty: str) -> dict:
+def one_run(trace: str, platform: str, window, allocator: str, penalty: str, compress: str) -> dict:
     """Read, simulate (timed) and validate one run in this process; timings in seconds, memory in MiB."""
     import resource
 
@@ -40,7 +44,7 @@ def one_run(trace: str, platform: str, window, allocator: str, penalty: str) -> 
     began = time.perf_counter()
     instance, _ = load_instance(trace, platform=platform, window=tuple(window) if window else None)
     read = time.perf_counter() - began
-    result = run(instance, "conservative", {"allocator": allocator}, penalty=penalty)
+    result = run(instance, "conservative", {"allocator": allocator, "compress": compress}, penalty=penalty)
     m = result.metrics
     return {
         "jobs": len(instance.jobs),
@@ -59,6 +63,7 @@ def main() -> None:
     parser.add_argument("--traces", default=os.path.join("..", "shared", "traces"), help="directory of the traces")
     parser.add_argument("--allocators", nargs="+", default=["basic", "beplat"])
     parser.add_argument("--penalty", default="quadratic:2")
+    parser.add_argument("--compress", default="full", choices=["full", "start-now"], help="conservative's compression")
     parser.add_argument("--repeat", type=int, default=3, help="runs per case; the median is shown")
     parser.add_argument("--only", nargs="+", default=None, help="substrings selecting cases (e.g. KTH)")
     parser.add_argument("--timeout", type=float, default=900.0, help="seconds allowed per run")
@@ -69,7 +74,7 @@ def main() -> None:
         print(json.dumps(one_run(**json.loads(args.one))))
         return
 
-    print(f"conservative backfilling, penalty {args.penalty}, median of {args.repeat} runs\n")
+    print(f"conservative backfilling, compress {args.compress}, penalty {args.penalty}, median of {args.repeat} runs\n")
     print(
         "| trace | platform | jobs | allocator | simulate s | jobs/s | peak MiB | validate s | "
         "sum flow / basic | level factor | success rate | s / basic |"
@@ -85,7 +90,14 @@ def main() -> None:
         reference = None
         for allocator in args.allocators:
             spec = json.dumps(
-                {"trace": path, "platform": platform, "window": window, "allocator": allocator, "penalty": args.penalty}
+                {
+                    "trace": path,
+                    "platform": platform,
+                    "window": window,
+                    "allocator": allocator,
+                    "penalty": args.penalty,
+                    "compress": args.compress,
+                }
             )
             runs = []
             try:

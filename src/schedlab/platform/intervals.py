@@ -5,6 +5,11 @@ the allocations of many jobs as flat arrays; :class:`IntervalSet` is the
 mutable free set the engine keeps. Taking or returning ``r`` ranges costs
 O(r log F) for F free ranges (binary search plus list splicing), never a scan
 of all processors.
+
+A set can also be held as a *bit mask*, a Python int whose bit ``p`` is set
+when id ``p`` is in the set (:func:`mask_of`, :meth:`IntervalSet.from_mask`):
+intersecting two sets is then one ``&`` of machine words and counting them one
+``int.bit_count``, the representation of the set profile of conservative backfilling.
 """
 
 from __future__ import annotations
@@ -12,6 +17,8 @@ from __future__ import annotations
 from bisect import bisect_right
 from collections.abc import Iterator, Sequence
 from itertools import chain
+
+import numpy as np
 
 import numpy as np
 
@@ -124,6 +131,14 @@ def parse_allocation(text: str) -> Allocation:
     return normalize(ranges)
 
 
+def mask_of(ranges) -> int:
+    """The bit mask of disjoint ``ranges`` ``[(lo, hi), ...]``: bits ``lo .. hi - 1`` of each set."""
+    mask = 0
+    for lo, hi in ranges:
+        mask |= ((1 << (hi - lo)) - 1) << lo
+    return mask
+
+
 def normalize(ranges) -> Allocation:
     """Sort ranges and merge overlapping or adjacent ones."""
     merged: list[list[int]] = []
@@ -153,6 +168,24 @@ class IntervalSet:
     @classmethod
     def full(cls, n: int) -> IntervalSet:
         return cls(((0, n),)) if n > 0 else cls()
+
+    @classmethod
+    def from_mask(cls, mask: int) -> IntervalSet:
+        """The set of the bits set in ``mask`` (>= 0), its maximal runs read by numpy: O(m / 8) for m bits."""
+        out = cls.__new__(cls)
+        if mask:
+            raw = np.frombuffer(mask.to_bytes((mask.bit_length() + 7) // 8, "little"), dtype=np.uint8)
+            bits = np.unpackbits(raw, bitorder="little").astype(np.int8)
+            edges = np.flatnonzero(np.diff(bits, prepend=0, append=0))  # run starts, then ends, alternately
+            out.los, out.his = edges[0::2].tolist(), edges[1::2].tolist()
+        else:
+            out.los, out.his = [], []
+        out.size = mask.bit_count()
+        return out
+
+    def mask(self) -> int:
+        """The set as a bit mask (see the module docstring)."""
+        return mask_of(zip(self.los, self.his))
 
     def ranges(self) -> Allocation:
         return tuple(zip(self.los, self.his))

@@ -17,10 +17,11 @@ from hypothesis import strategies as st
 from schedlab.engine import simulate
 from schedlab.errors import InputError
 from schedlab.metrics import topology_metrics
-from schedlab.platform.intervals import IntervalSet, normalize
+from schedlab.platform.intervals import IntervalSet, mask_of, normalize
 from schedlab.platform.tree import FatTree
 from schedlab.policies.rigid import EASY, FCFS, Conservative
-from schedlab.policies.rigid.allocators import FORCED, make_allocator
+from schedlab.policies.rigid.allocators import FORCED, make_allocator, make_fit_test
+from schedlab.policies.rigid.profile import INF, SetProfile
 from schedlab.registry import make_policy
 from schedlab.runtime import TopologyPenalty, parse_penalty
 from schedlab.schedule import Instance, JobStatus
@@ -421,14 +422,12 @@ def test_set_profile_find_matches_a_time_step_model(m, jobs, allocator):
     """Reserve jobs one by one where SetProfile.find puts them, then check against a per-time-unit
     table of busy ids: the ids were free for the whole window, and no earlier integer start had
     a set of free ids the allocator accepts (slice starts are integers here)."""
-    from schedlab.policies.rigid.profile import SetProfile
-
-    allocate = make_allocator(allocator, FatTree.flat(m))
+    allocate, fits = make_allocator(allocator, FatTree.flat(m)), make_fit_test(allocator, FatTree.flat(m))
     profile = SetProfile(m, 0.0)
     busy = [set() for _ in range(100)]
     for d, k in jobs:
         k = min(k, m)
-        start, alloc = profile.find(k, d, allocate)
+        start, alloc = profile.find(k, d, allocate, fits)
         s = int(start)
         for earlier in range(s):
             free = sorted(set(range(m)) - set().union(*busy[earlier : earlier + d]))
@@ -438,3 +437,91 @@ def test_set_profile_find_matches_a_time_step_model(m, jobs, allocator):
             assert not busy[t] & chosen
             busy[t] |= chosen
         profile.reserve(start, start + d, alloc)
+
+
+# -- 4. the fit tests and the set profile's search against the literal Algorithm 1 ----------
+
+
+@st.composite
+def trees_and_masks(draw):
+    """A fat tree of up to 180 processors (clusters of 1 to 20 ids, whole bytes included), a free set, a size."""
+    levels = [1]
+    for f in draw(st.lists(st.integers(1, 3), min_size=0, max_size=2)):
+        levels.append(levels[-1] * f)
+    ell = draw(st.sampled_from([1, 2, 3, 5, 8, 16, 20]))
+    k = levels[-1]
+    m = draw(st.integers((k - 1) * ell + 1, k * ell))
+    tree = FatTree(tuple(levels + [m]))
+    mask = draw(st.integers(1, (1 << m) - 1))
+    return tree, mask, draw(st.integers(1, mask.bit_count()))
+
+
+@settings(max_examples=300)
+@given(trees_and_masks())
+def test_fit_tests_answer_as_the_allocators_do(case):
+    """For every forced allocator, ``fits(mask, size)`` is True exactly when the allocator returns
+    an allocation of the same set; best-effort ones have no fit test (they accept every set)."""
+    tree, mask, size = case
+    free = IntervalSet.from_mask(mask)
+    assert free.size == mask.bit_count() and mask_of(free.ranges()) == mask
+    for name in ALL:
+        fits = make_fit_test(name, tree)
+        if name.partition(":")[0] not in FORCED:
+            assert fits is None
+            continue
+        assert fits(mask, size) == (make_allocator(name, tree)(free, size) is not None), name
+
+
+def literal_find(profile: SetProfile, procs, duration, allocate, stop=None):
+    """Algorithm 1 word for word: for each slice start in order, the ids free in every slice of the
+    window (Python sets), and the allocator on them; no shortcut."""
+    times = profile.times
+    for i in range(len(times) if stop is None else stop):
+        window = set(ids(profile.free_set(i).ranges()))
+        j = i + 1
+        while j < len(times) and times[j] < times[i] + duration:
+            window &= set(ids(profile.free_set(j).ranges()))
+            j += 1
+        if len(window) >= procs:
+            alloc = allocate(IntervalSet((p, p + 1) for p in window), procs)
+            if alloc is not None:
+                return times[i], alloc
+    return INF, None
+
+
+class LiteralSetProfile(SetProfile):
+    """The oracle: :func:`literal_find`; a job's own reservation is released for the search and taken
+    back, as conservative backfilling did before the search learnt to ignore it."""
+
+    __slots__ = ()
+
+    def find(self, procs, duration, allocate, fits=None, stop=None, own=None):
+        if own is not None:
+            self.release(own[0], own[0] + duration, own[1])  # the breakpoints before own[0] stay: same stop
+        found = literal_find(self, procs, duration, allocate, stop)
+        if own is not None:
+            self.reserve(own[0], own[0] + duration, own[1])
+        return found
+
+
+class LiteralConservative(Conservative):
+    def reset(self, ctx):
+        super().reset(ctx)
+        self._sets = LiteralSetProfile(ctx.n_procs, 0.0)
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    tree_instances(),
+    st.sampled_from([a for a in ALL if a.partition(":")[0] in FORCED] + ["basic", "beloc"]),
+    st.sampled_from(["full", "start-now"]),
+)
+def test_set_profile_search_gives_the_literal_algorithm_1_schedule(instance, allocator, compress):
+    """Conservative backfilling on processor sets (forced allocators; ``profile="sets"`` for the
+    others) gives the same starts and processors as with the literal Algorithm 1 search."""
+    params = {"allocator": allocator, "compress": compress, "profile": "sets"}
+    fast = simulate(instance, Conservative(**params))
+    slow = simulate(instance, LiteralConservative(**params))
+    validate(instance, fast)
+    assert fast.start.tolist() == slow.start.tolist()
+    assert [ids(a) for a in fast.alloc] == [ids(a) for a in slow.alloc]

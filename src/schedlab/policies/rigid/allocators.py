@@ -33,6 +33,15 @@ Cost: ``basic`` O(r) for the r ranges returned; the run-based variants
 O(F log F) for F free ranges; the cluster-based ones O(F + k log k) for k
 clusters (plus O(k D) to sum clusters into tree nodes for ``beplat``). No
 variant looks at processors one by one.
+
+A forced allocator also has a *fit test* (:func:`make_fit_test`): does it accept
+a free set given as a bit mask (:func:`~schedlab.platform.intervals.mask_of`)?
+It answers exactly as ``allocate(set, size) is not None`` without building the
+allocation, with word-level operations: ``cont`` erodes the mask by shifts
+(a run of ``size`` ones survives ``size - 1`` shifted ANDs, O(log size) of
+them), ``loc`` and ``plat`` count the free ids per cluster or tree node (one
+byte-table lookup over the mask). The set profile of conservative backfilling asks it
+for every candidate window.
 """
 
 from __future__ import annotations
@@ -40,13 +49,27 @@ from __future__ import annotations
 from bisect import bisect_right
 from collections.abc import Callable
 
+import numpy as np
+
 from schedlab.errors import InputError
 from schedlab.platform.intervals import Allocation, IntervalSet
 from schedlab.platform.tree import FatTree
 
-__all__ = ["ALLOCATORS", "FORCED", "Allocator", "make_allocator", "policy_allocator", "split_name"]
+__all__ = [
+    "ALLOCATORS",
+    "FORCED",
+    "Allocator",
+    "FitTest",
+    "make_allocator",
+    "make_fit_test",
+    "policy_allocator",
+    "policy_fit_test",
+    "split_name",
+]
 
 Allocator = Callable[[IntervalSet, int], "Allocation | None"]
+FitTest = Callable[[int, int], bool]
+"""``fits(mask, size)``: does the allocator accept the free ids of bit mask ``mask`` (holding >= ``size``)?"""
 
 ALLOCATORS = {
     "basic": ("",),
@@ -118,6 +141,79 @@ def policy_allocator(spec: str, platform) -> tuple[Allocator | None, bool]:
     if tree is None:
         raise InputError("policy", field="allocator", value=spec, expected=f"basic on {platform.name} (no tree levels)")
     return make_allocator(spec, tree), name in FORCED
+
+
+def make_fit_test(spec: str, tree: FatTree) -> FitTest | None:
+    """The fit test of the allocator ``spec`` on ``tree`` (see the module docstring); None for a
+    best-effort one, which accepts every set holding ``size`` ids."""
+    name, _ = split_name(spec)
+    if name == "cont":
+        return _fits_run
+    if name == "loc":
+        counts = _block_counter(tree, tree.depth - 1)
+
+        def fits_local(mask: int, size: int) -> bool:
+            # the K* fullest clusters hold >= size (a partial sort: numpy's partition, then the top sum)
+            free = counts(mask)
+            k = tree.min_clusters(size)
+            if k >= len(free):
+                return int(free.sum()) >= size
+            return int(np.partition(free, len(free) - k)[len(free) - k :].sum()) >= size
+
+        return fits_local
+    if name == "plat":
+        counters = [_block_counter(tree, d) for d in range(tree.depth)]
+
+        def fits_level(mask: int, size: int) -> bool:
+            depth = tree.depth - tree.min_level(size)
+            return depth == 0 or int(counters[depth](mask).max()) >= size  # the root holds every free id
+
+        return fits_level
+    return None
+
+
+def policy_fit_test(spec: str, platform) -> FitTest | None:
+    """:func:`make_fit_test` for a policy on ``platform`` (None for ``basic`` or a platform without a tree)."""
+    tree = getattr(platform, "tree", None)
+    return None if spec == "basic" or tree is None else make_fit_test(spec, tree)
+
+
+_POPCOUNT = np.array([bin(b).count("1") for b in range(256)], dtype=np.int64)
+
+
+def _block_counter(tree: FatTree, depth: int) -> Callable[[int], np.ndarray]:
+    """``counts(mask)``: set bits of ``mask`` under each node at ``depth`` (an array, one entry a node).
+
+    A node of a whole number of bytes sums byte popcounts (one table lookup and one reshape);
+    otherwise the bits are unpacked and summed per node.
+    """
+    width, m = tree.node_size[depth], tree.n_procs
+    nodes = -(-m // width)
+    if width % 8 == 0:
+        n_bytes = nodes * width // 8
+
+        def by_bytes(mask: int) -> np.ndarray:
+            raw = np.frombuffer(mask.to_bytes(n_bytes, "little"), dtype=np.uint8)
+            return _POPCOUNT[raw].reshape(nodes, width // 8).sum(axis=1)
+
+        return by_bytes
+    starts = np.arange(0, m, width)
+
+    def by_bits(mask: int) -> np.ndarray:
+        raw = np.frombuffer(mask.to_bytes((m + 7) // 8, "little"), dtype=np.uint8)
+        return np.add.reduceat(np.unpackbits(raw, bitorder="little")[:m].astype(np.int64), starts)
+
+    return by_bits
+
+
+def _fits_run(mask: int, size: int) -> bool:
+    """A run of ``size`` consecutive set bits: ``mask`` ANDed with itself shifted, doubling the covered length."""
+    covered = 1
+    while covered < size and mask:
+        step = min(covered, size - covered)
+        mask &= mask >> step  # bit p set iff bits p .. p + covered + step - 1 all were
+        covered += step
+    return mask != 0
 
 
 # -- run-based variants ----------------------------------------------------------

@@ -42,7 +42,8 @@ Two options serve the offline experiment of Mendonca (2017), ch.4 (sections 4.5-
 Guarantee: no reservation ever moves later (tested with hypothesis).
 Cost: O(B) per placement for B profile breakpoints; a compression costs
 O(B) per waiting job (start-now: O(R + B) numpy work per move, R waiting jobs).
-Forced allocators: O(B F) per placement or move, for F free ranges per slice.
+Forced allocators (set profile): O(B) mask ANDs plus one fit test per
+candidate start, per placement or attempted move (:meth:`SetProfile.find`).
 """
 
 from __future__ import annotations
@@ -55,7 +56,7 @@ import numpy as np
 from schedlab.engine.simulator import Context
 from schedlab.errors import InputError, SchedlabError
 from schedlab.parameters import Param
-from schedlab.policies.rigid.allocators import policy_allocator, split_name
+from schedlab.policies.rigid.allocators import policy_allocator, policy_fit_test, split_name
 from schedlab.policies.rigid.compiled import run_compiled
 from schedlab.policies.rigid.profile import INF, Profile, SetProfile
 from schedlab.policies.rigid.queue import ORDERS, priority_ranks
@@ -97,8 +98,7 @@ class Conservative:
     free then (the profile holds counts), rather than at reservation time as
     in the thesis; start times are the same either way, and the choice sees
     the freshest free set. Forced allocators reserve processor ids when the
-    job is placed (as in the thesis), at the cost of O(F) work per profile
-    slice scanned.
+    job is placed (as in the thesis), on a profile of bit masks.
     """
 
     name = "conservative"
@@ -210,6 +210,7 @@ class Conservative:
         self.ended_early = False
         self.wakeups: set[float] = set()
         self._sets = SetProfile(ctx.n_procs, 0.0) if sets else None  # processor-level reservations
+        self._fits = policy_fit_test(self.allocator, ctx.platform) if sets else None
         self.res_alloc: list = [None] * n if sets else []  # reserved processors (set profile)
         # start-now compression on counts tests every waiting job at once (numpy mirrors of the job lists)
         self._vector = self.compress == "start-now" and not sets
@@ -368,7 +369,7 @@ class Conservative:
         if self.new:
             rank, res_alloc = self.rank, self.res_alloc
             for row in sorted(self.new, key=rank.__getitem__):
-                start, res_alloc[row] = sets.find(self.procs[row], self.estimate[row], self._allocate)
+                start, res_alloc[row] = sets.find(self.procs[row], self.estimate[row], self._allocate, self._fits)
                 if start == INF:  # cannot happen: the last slice frees every processor
                     raise SchedlabError(f"conservative: no start for job {int(self.ctx.jobs.id[row])}")
                 self._reserve(row, start, now)
@@ -376,8 +377,9 @@ class Conservative:
         self._start_due(now)
 
     def _compress_sets(self, sets: SetProfile, now: float) -> None:
-        """:meth:`_compress` with processor sets: a job leaves its reservation, Algorithm 1 searches the
-        starts before it (only now with ``start-now``), and the job takes it back if nothing earlier fits."""
+        """:meth:`_compress` with processor sets: Algorithm 1 searches the starts before a job's reservation
+        (only now with ``start-now``), its own processors counted free from its start on, and the job
+        moves if one fits."""
         procs, estimate, res_start, res_alloc = (
             self.procs,
             self.estimate,
@@ -399,10 +401,8 @@ class Conservative:
             d, mine = estimate[row], res_alloc[row]
             if sets.earliest_count(k, d, stop) >= old:  # not even the counts allow an earlier start
                 continue
-            sets.release(old, old + d, mine)
-            new, alloc = sets.find(k, d, self._allocate, stop=1 if start_now_only else bisect_left(times, old))
+            new, alloc = sets.find(k, d, self._allocate, self._fits, stop=stop, own=(old, mine))
             if new < old:
+                sets.release(old, old + d, mine)
                 res_alloc[row] = alloc
                 self._reserve(row, new, now)
-            else:
-                sets.reserve(old, old + d, mine)
