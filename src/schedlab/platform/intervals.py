@@ -20,8 +20,6 @@ from itertools import chain
 
 import numpy as np
 
-import numpy as np
-
 Allocation = tuple[tuple[int, int], ...]
 """Sorted, disjoint, non-adjacent half-open ranges of processor ids."""
 
