@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from schedlab.offline.hybrid.bisection import dual_search
-from schedlab.offline.hybrid.lists import check_fill, garey_graham, gpu_open, least_loaded
+from schedlab.offline.hybrid.bisection import CUTOFF, dual_search
+from schedlab.offline.hybrid.lists import FILL, check_fill, garey_graham, gpu_open, least_loaded
 from schedlab.offline.hybrid.schedule import hybrid_schedule
-from schedlab.parameters import Param, declare
+from schedlab.parameters import declare
 from schedlab.schedule import Schedule
 from schedlab.workload.hybrid import HybridInstance
 
@@ -71,10 +71,8 @@ def approx2_step(instance: HybridInstance, lam: float, *, fill: str = "le") -> t
 
 
 @declare(
-    cutoff=Param(
-        "stop the bisection once the upper bound is within this factor of the lower one", low=1, open_low=True
-    ),
-    fill=Param("GPU filling rule: a GPU takes tasks while its load is <= (le) or < (lt) lambda", choices=("le", "lt")),
+    cutoff=CUTOFF,
+    fill=FILL,
 )
 def approx2(instance: HybridInstance, *, cutoff: float = 1.01, fill: str = "le") -> Schedule:
     """APPROX-2: dual 2-approximation for moldable-on-CPU tasks, by bisection on λ.

@@ -13,7 +13,7 @@ from time import perf_counter
 import numpy as np
 
 from schedlab.errors import ArgumentError
-from schedlab.offline.hybrid.bisection import dual_search
+from schedlab.offline.hybrid.bisection import CUTOFF, dual_search
 from schedlab.offline.hybrid.lists import left_compact
 from schedlab.offline.hybrid.schedule import hybrid_schedule, task_kinds, task_resources
 from schedlab.offline.quiet import quiet_solver
@@ -370,9 +370,7 @@ def approx32_step(
 
 
 @declare(
-    cutoff=Param(
-        "stop the bisection once the upper bound is within this factor of the lower one", low=1, open_low=True
-    ),
+    cutoff=CUTOFF,
     time_limit=Param("seconds the ILP solver may spend per bisection step", low=0, open_low=True),
     mip_rel_gap=Param("relative optimality gap at which the ILP solver stops", low=0),
     objective=Param(

@@ -18,10 +18,14 @@ from time import perf_counter
 from schedlab.errors import ArgumentError
 from schedlab.offline.hybrid.bounds import bounds
 from schedlab.offline.hybrid.schedule import HybridError, SearchInfo, SearchStep, renamed
+from schedlab.parameters import Param
 from schedlab.schedule import Schedule
 from schedlab.workload.hybrid import HybridInstance
 
-__all__ = ["Step", "dual_search"]
+__all__ = ["CUTOFF", "Step", "dual_search"]
+
+CUTOFF = Param("stop the bisection once the upper bound is within this factor of the lower one", low=1, open_low=True)
+"""The ``cutoff`` parameter of every algorithm that bisects with :func:`dual_search`."""
 
 Step = Callable[[HybridInstance, float], "tuple[Schedule | None, dict]"]
 

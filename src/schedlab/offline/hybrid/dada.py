@@ -11,7 +11,7 @@ import math
 import numpy as np
 
 from schedlab.errors import ArgumentError
-from schedlab.offline.hybrid.bisection import dual_search
+from schedlab.offline.hybrid.bisection import CUTOFF, dual_search
 from schedlab.offline.hybrid.bounds import one_cpu_upper_bound
 from schedlab.offline.hybrid.dual2 import da2_place
 from schedlab.offline.hybrid.schedule import hybrid_schedule
@@ -101,9 +101,7 @@ def dada_step(
 @declare(
     alpha=Param("slack of the affinity phase: makespan within (2 + alpha) of the guess", low=0, high=1),
     strict=Param("the affinity phase admits a task only if load + time <= alpha lambda (no overreach)"),
-    cutoff=Param(
-        "stop the bisection once the upper bound is within this factor of the lower one", low=1, open_low=True
-    ),
+    cutoff=CUTOFF,
 )
 def dada(
     instance: HybridInstance, *, alpha: float = 0.5, affinity=None, strict: bool = False, cutoff: float = 1.001

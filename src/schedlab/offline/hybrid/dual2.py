@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from schedlab.offline.hybrid.bisection import dual_search
+from schedlab.offline.hybrid.bisection import CUTOFF, dual_search
 from schedlab.offline.hybrid.bounds import one_cpu_upper_bound
-from schedlab.offline.hybrid.lists import check_fill, gpu_open, least_loaded
+from schedlab.offline.hybrid.lists import FILL, check_fill, gpu_open, least_loaded
 from schedlab.offline.hybrid.schedule import hybrid_schedule
-from schedlab.parameters import Param, declare
+from schedlab.parameters import declare
 from schedlab.schedule import Schedule
 from schedlab.workload.hybrid import HybridInstance
 
@@ -100,10 +100,8 @@ def da2_step(instance: HybridInstance, lam: float, *, fill: str = "le") -> tuple
 
 
 @declare(
-    cutoff=Param(
-        "stop the bisection once the upper bound is within this factor of the lower one", low=1, open_low=True
-    ),
-    fill=Param("GPU filling rule: a GPU takes tasks while its load is <= (le) or < (lt) lambda", choices=("le", "lt")),
+    cutoff=CUTOFF,
+    fill=FILL,
 )
 def da2(instance: HybridInstance, *, cutoff: float = 1.001, fill: str = "le") -> Schedule:
     """DA-2: dual 2-approximation for ``(Pm,Pk)||Cmax``, fill GPUs by ratio while one has load <= λ.
@@ -188,9 +186,7 @@ def dual2_step(instance: HybridInstance, lam: float) -> tuple[Schedule | None, d
     return schedule, {}
 
 
-@declare(
-    cutoff=Param("stop the bisection once the upper bound is within this factor of the lower one", low=1, open_low=True)
-)
+@declare(cutoff=CUTOFF)
 def dual2(instance: HybridInstance, *, cutoff: float = 1.001) -> Schedule:
     """DUAL2: the SWDUAL dual 2-approximation for ``(Pm,Pk)||Cmax`` (GPU area filled to ``k λ``).
 

@@ -12,8 +12,12 @@ import heapq
 import numpy as np
 
 from schedlab.errors import ArgumentError
+from schedlab.parameters import Param
 
-__all__ = ["check_fill", "garey_graham", "gpu_open", "least_loaded", "left_compact"]
+__all__ = ["FILL", "check_fill", "garey_graham", "gpu_open", "least_loaded", "left_compact"]
+
+FILL = Param("GPU filling rule: a GPU takes tasks while its load is <= (le) or < (lt) lambda", choices=("le", "lt"))
+"""The ``fill`` parameter of DA-2 and APPROX-2 (checked again by :func:`check_fill`)."""
 
 
 def check_fill(fill: str) -> None:
