@@ -141,12 +141,7 @@ def cpu_only(instance: HybridInstance) -> Schedule:
     Guarantee: (4/3 - 1/(3m)) of the CPU-only optimum (Graham's LPT).
     Raises HybridError if m = 0 or a task cannot run on a CPU.
     """
-    cpu = instance.seq_time
-    if instance.m == 0 or not np.isfinite(cpu).all():
-        raise HybridError("cpu-only: some task cannot run on a CPU (or m = 0)")
-    order = np.lexsort((np.arange(instance.n), -cpu))
-    machine, start = least_loaded(cpu, order, [0.0] * instance.m)
-    return _from_workers(instance, machine, start, "cpu-only")
+    return _lpt(instance, instance.seq_time, instance.m, 0, "cpu-only", "a CPU (or m = 0)")
 
 
 def gpu_only(instance: HybridInstance) -> Schedule:
@@ -155,12 +150,16 @@ def gpu_only(instance: HybridInstance) -> Schedule:
     Guarantee: (4/3 - 1/(3k)) of the GPU-only optimum (Graham's LPT).
     Raises HybridError if k = 0 or a task cannot run on a GPU.
     """
-    gpu = instance.usable_gpu_time
-    if instance.k == 0 or not np.isfinite(gpu).all():
-        raise HybridError("gpu-only: some task cannot run on a GPU (or k = 0)")
-    order = np.lexsort((np.arange(instance.n), -gpu))
-    machine, start = least_loaded(gpu, order, [0.0] * instance.k)
-    return _from_workers(instance, {j: w + instance.m for j, w in machine.items()}, start, "gpu-only")
+    return _lpt(instance, instance.usable_gpu_time, instance.k, instance.m, "gpu-only", "a GPU (or k = 0)")
+
+
+def _lpt(instance: HybridInstance, times: np.ndarray, count: int, first: int, name: str, where: str) -> Schedule:
+    """LPT of ``times`` on the ``count`` workers numbered from ``first`` (ties: lowest task, then worker)."""
+    if count == 0 or not np.isfinite(times).all():
+        raise HybridError(f"{name}: some task cannot run on {where}")
+    order = np.lexsort((np.arange(instance.n), -times))
+    machine, start = least_loaded(times, order, [0.0] * count)
+    return _from_workers(instance, {j: w + first for j, w in machine.items()}, start, name)
 
 
 def eft(instance: HybridInstance) -> Schedule:
