@@ -41,7 +41,7 @@ def captured(monkeypatch):
     """Keep the figures the plot functions would save and close."""
     figures = []
     for module in (hybrid_plots, io_plots):
-        monkeypatch.setattr(module, "_save", lambda fig, path: figures.append(fig) or path)
+        monkeypatch.setattr(module, "save_figure", lambda fig, path: figures.append(fig) or path)
     return figures
 
 

@@ -44,6 +44,7 @@ from schedlab.experiments.common import (
     write_campaigns,
     write_json,
 )
+from schedlab.report.figures import pyplot
 
 __all__ = ["ALLOCATORS", "Plan", "campaign_text", "claims", "reproduce", "results_frame", "summarize", "write_report"]
 
@@ -220,10 +221,7 @@ def claims(summary: pd.DataFrame) -> list[Claim]:
 
 def write_report(out, frame: pd.DataFrame, plan: Plan, *, wall: float) -> list[Path]:
     """``runs.csv``, ``summary.csv``, ``summary.md``, ``claims.md`` and ``fig-makespan.png`` (basic vs each variant)."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    plt = pyplot()
 
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)

@@ -40,6 +40,7 @@ import pandas as pd
 from schedlab.errors import InputError
 from schedlab.measure import RunFiles, read_run
 from schedlab.metrics import job_metrics
+from schedlab.report.figures import pyplot
 from schedlab.report.tables import html_table, png
 from schedlab.schedule import JobStatus
 
@@ -251,10 +252,7 @@ def _utilization(labels: list[str], files: list[RunFiles]) -> pd.DataFrame:
 
 
 def _figures(c: Comparison) -> list[tuple[str, bytes]]:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    plt = pyplot()
 
     out = []
     styles = ("-", "--", ":", "-.")  # runs often overlap: each its own dash pattern

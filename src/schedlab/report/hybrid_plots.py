@@ -12,6 +12,8 @@ from collections import defaultdict
 from collections.abc import Sequence
 from pathlib import Path
 
+from schedlab.report.figures import is_number, pyplot, save_figure
+
 __all__ = [
     "FIGURES",
     "plot_bisection_steps",
@@ -28,54 +30,35 @@ QUALITY = ("approx32", "approx32-mk", "approx2", "lpt-seq", "spt-seq", "ratio-se
 RUNTIME = ("approx32", "approx32-mk", "approx2", "lpt-seq", "heft", "da2")
 
 
-def _plt():
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    return plt
-
-
 def _present(rows: Sequence[dict], names: Sequence[str]) -> list[str]:
     seen = {r["algorithm"] for r in rows}
     return [a for a in names if a in seen]
-
-
-def _ok(value) -> bool:
-    return value is not None and not (isinstance(value, float) and math.isnan(value))
-
-
-def _save(fig, path: Path) -> Path:
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=110, bbox_inches="tight")
-    _plt().close(fig)
-    return path
 
 
 def plot_relative_makespan(
     runs: Sequence[dict], path: Path, *, column: str = "ratio_reference", ylabel: str = "makespan / APPROX-3/2"
 ) -> Path:
     """Fig. 3.4: per n, a box plot per algorithm of the makespan relative to APPROX-3/2 (1.0, dashed)."""
-    plt = _plt()
+    plt = pyplot()
     names = _present(runs, QUALITY)
     ns = sorted({r["n"] for r in runs})
     fig, axes = plt.subplots(1, len(ns), figsize=(3.2 * len(ns) + 1, 4), sharey=True, squeeze=False)
     for ax, n in zip(axes[0], ns):
-        data = [[r[column] for r in runs if r["n"] == n and r["algorithm"] == a and _ok(r[column])] for a in names]
+        data = [
+            [r[column] for r in runs if r["n"] == n and r["algorithm"] == a and is_number(r[column])] for a in names
+        ]
         ax.boxplot([d if d else [math.nan] for d in data], showfliers=False)
         ax.set_xticks(range(1, len(names) + 1), names, rotation=60, ha="right", fontsize=8)
         ax.axhline(1.0, color="grey", linestyle="--", linewidth=0.8)
         ax.set_title(f"n = {n}")
     axes[0][0].set_ylabel(ylabel)
     fig.suptitle("Relative makespan (boxes: all m, k, samples)")
-    return _save(fig, path)
+    return save_figure(fig, path)
 
 
 def plot_ratio_lower_bound(runs: Sequence[dict], path: Path) -> Path:
     """Mean makespan / best lower bound against m, one line per algorithm, one panel per n."""
-    plt = _plt()
+    plt = pyplot()
     names = _present(runs, QUALITY)
     ns = sorted({r["n"] for r in runs})
     ms = sorted({r["m"] for r in runs})
@@ -87,7 +70,7 @@ def plot_ratio_lower_bound(runs: Sequence[dict], path: Path) -> Path:
                 vals = [
                     r["ratio_lower_bound"]
                     for r in runs
-                    if r["n"] == n and r["m"] == m and r["algorithm"] == a and _ok(r["ratio_lower_bound"])
+                    if r["n"] == n and r["m"] == m and r["algorithm"] == a and is_number(r["ratio_lower_bound"])
                 ]
                 means.append(sum(vals) / len(vals) if vals else math.nan)
             ax.plot(range(len(ms)), means, marker="o", markersize=3, label=a)
@@ -96,12 +79,12 @@ def plot_ratio_lower_bound(runs: Sequence[dict], path: Path) -> Path:
         ax.set_title(f"n = {n}")
     axes[0][0].set_ylabel("mean makespan / best lower bound")
     axes[0][-1].legend(fontsize=7)
-    return _save(fig, path)
+    return save_figure(fig, path)
 
 
 def plot_runtime(runs: Sequence[dict], path: Path) -> Path:
     """Fig. 3.5: mean solver wall time (log scale) against n, one line per algorithm (mean over m, k)."""
-    plt = _plt()
+    plt = pyplot()
     names = _present(runs, RUNTIME)
     ns = sorted({r["n"] for r in runs})
     fig, ax = plt.subplots(figsize=(5.5, 4))
@@ -117,15 +100,15 @@ def plot_runtime(runs: Sequence[dict], path: Path) -> Path:
     ax.set_ylabel("mean wall time (s)")
     ax.set_title("Solver time")
     ax.legend(fontsize=7)
-    return _save(fig, path)
+    return save_figure(fig, path)
 
 
 def plot_filtering(steps: Sequence[dict], path: Path, *, algorithm: str = "approx32") -> Path:
     """Fig. 3.6: per n, the distribution of mean |F(j)| (eligible sets per task), one value per bisection step."""
-    plt = _plt()
+    plt = pyplot()
     by_n: dict[int, list[float]] = defaultdict(list)
     for s in steps:
-        if s["algorithm"] == algorithm and _ok(s["mean_sets"]):
+        if s["algorithm"] == algorithm and is_number(s["mean_sets"]):
             by_n[s["n"]].append(s["mean_sets"])
     ns = sorted(by_n)
     fig, ax = plt.subplots(figsize=(5.5, 4))
@@ -135,14 +118,14 @@ def plot_filtering(steps: Sequence[dict], path: Path, *, algorithm: str = "appro
     ax.set_xlabel("n (tasks)")
     ax.set_ylabel("mean |F(j)| per bisection step")
     ax.set_title(f"{algorithm}: eligible sets per task after filtering")
-    return _save(fig, path)
+    return save_figure(fig, path)
 
 
 def plot_bisection_steps(
     runs: Sequence[dict], path: Path, *, algorithms: Sequence[str] = ("approx32", "approx2")
 ) -> Path:
     """Fig. 3.7: histogram of the number of bisection steps per run."""
-    plt = _plt()
+    plt = pyplot()
     names = _present(runs, algorithms)
     fig, ax = plt.subplots(figsize=(5.5, 4))
     values = [[r["steps"] for r in runs if r["algorithm"] == a] for a in names]
@@ -153,7 +136,7 @@ def plot_bisection_steps(
     ax.set_title("Bisection steps (cutoff 1.01)")
     if names:
         ax.legend(fontsize=8)
-    return _save(fig, path)
+    return save_figure(fig, path)
 
 
 FIGURES = {

@@ -7,9 +7,10 @@ imported lazily); none prints.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from pathlib import Path
+
+from schedlab.report.figures import is_number, pyplot, save_figure
 
 __all__ = ["FIGURES", "plot_io_figures", "plot_price", "plot_ratio_lb", "plot_ratio_opt"]
 
@@ -22,27 +23,6 @@ FIGURES = {
 ORDER = ("pinned", "unit-pinned", "per-io-node", "unpinned", "unpinned-ffdh", "greedy", "sequential")
 
 
-def _plt():
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    return plt
-
-
-def _ok(value) -> bool:
-    return value is not None and not (isinstance(value, float) and math.isnan(value))
-
-
-def _save(fig, path: Path) -> Path:
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=110, bbox_inches="tight")
-    _plt().close(fig)
-    return path
-
-
 def _algorithms(rows: Sequence[dict], skip: Sequence[str] = ()) -> list[str]:
     seen = {r["algorithm"] for r in rows}
     return [a for a in ORDER if a in seen and a not in skip] + sorted(seen - set(ORDER) - set(skip))
@@ -51,8 +31,8 @@ def _algorithms(rows: Sequence[dict], skip: Sequence[str] = ()) -> list[str]:
 def plot_ratio_lb(rows: Sequence[dict], path: Path) -> Path:
     """Box plots of makespan / best lower bound per algorithm; one panel per (request kind, topology),
     boxes split by I/O mode (left shared, right exclusive). ``sequential`` is left out (off the scale)."""
-    plt = _plt()
-    rows = [r for r in rows if not _ok(r["opt"])]  # instances solved exactly have their own figure
+    plt = pyplot()
+    rows = [r for r in rows if not is_number(r["opt"])]  # instances solved exactly have their own figure
     panels = sorted({(r["kind"], r["topology"]) for r in rows})
     fig, axes = plt.subplots(1, len(panels), figsize=(3.4 * len(panels) + 1, 4), sharey=True, squeeze=False)
     for ax, (kind, topology) in zip(axes[0], panels, strict=True):
@@ -62,7 +42,7 @@ def plot_ratio_lb(rows: Sequence[dict], path: Path) -> Path:
         for a in names:
             for mode in ("shared", "exclusive"):
                 values = [
-                    r["ratio_lb"] for r in sub if r["algorithm"] == a and r["mode"] == mode and _ok(r["ratio_lb"])
+                    r["ratio_lb"] for r in sub if r["algorithm"] == a and r["mode"] == mode and is_number(r["ratio_lb"])
                 ]
                 if values:
                     data.append(values)
@@ -73,32 +53,32 @@ def plot_ratio_lb(rows: Sequence[dict], path: Path) -> Path:
         ax.set_title(f"{kind}, {topology}")
     axes[0][0].set_ylabel("makespan / best lower bound")
     fig.suptitle("Synthetic and trace families (all widths, pressures, samples)")
-    return _save(fig, path)
+    return save_figure(fig, path)
 
 
 def plot_ratio_opt(rows: Sequence[dict], path: Path) -> Path:
     """Per algorithm, the ratios to the optimum on tiny instances (dots) and the proven ratio (bar top)."""
-    plt = _plt()
-    rows = [r for r in rows if _ok(r["ratio_opt"])]
+    plt = pyplot()
+    rows = [r for r in rows if is_number(r["ratio_opt"])]
     names = _algorithms(rows)
     fig, ax = plt.subplots(figsize=(1.2 * len(names) + 2, 4))
     for i, a in enumerate(names, 1):
         values = [r["ratio_opt"] for r in rows if r["algorithm"] == a]
         jitter = [i + 0.25 * ((k * 0.618) % 1 - 0.5) for k in range(len(values))]
         ax.scatter(jitter, values, s=6, alpha=0.5)
-        proven = [r["proven_ratio"] for r in rows if r["algorithm"] == a and _ok(r["proven_ratio"])]
+        proven = [r["proven_ratio"] for r in rows if r["algorithm"] == a and is_number(r["proven_ratio"])]
         if proven:
             ax.hlines(max(proven), i - 0.35, i + 0.35, color="red", linewidth=1.5)
     ax.set_xticks(range(1, len(names) + 1), names, rotation=40, ha="right")
     ax.set_yscale("log")
     ax.set_ylabel("makespan / optimum (log)")
     ax.set_title("Tiny instances solved exactly; red: largest proven ratio among them")
-    return _save(fig, path)
+    return save_figure(fig, path)
 
 
 def plot_price(rows: Sequence[dict], path: Path) -> Path:
     """Per family group, the best convex-and-local makespan over the relaxed greedy makespans (mean)."""
-    plt = _plt()
+    plt = pyplot()
     best: dict[tuple, dict] = {}
     for r in rows:
         key = (r["family"], r["sample"])
@@ -121,7 +101,7 @@ def plot_price(rows: Sequence[dict], path: Path) -> Path:
     ax.set_ylabel("best makespan / relaxed greedy makespan")
     ax.legend(fontsize=8)
     ax.set_title("Price of convexity + locality (best algorithm per instance)")
-    return _save(fig, path)
+    return save_figure(fig, path)
 
 
 def plot_io_figures(rows: Sequence[dict], out_dir: Path) -> list[Path]:
@@ -129,9 +109,9 @@ def plot_io_figures(rows: Sequence[dict], out_dir: Path) -> list[Path]:
     instance was not solved exactly, to the optimum when some was, the price when there is any row."""
     out_dir = Path(out_dir)
     paths = []
-    if any(not _ok(r["opt"]) for r in rows):
+    if any(not is_number(r["opt"]) for r in rows):
         paths.append(plot_ratio_lb(rows, out_dir / "fig-ratio-lb.png"))
-    if any(_ok(r["ratio_opt"]) for r in rows):
+    if any(is_number(r["ratio_opt"]) for r in rows):
         paths.append(plot_ratio_opt(rows, out_dir / "fig-ratio-opt.png"))
     if rows:
         paths.append(plot_price(rows, out_dir / "fig-price.png"))

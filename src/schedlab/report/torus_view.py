@@ -23,6 +23,7 @@ from schedlab.errors import InputError
 from schedlab.output import read_jobs_csv
 from schedlab.platform.intervals import parse_allocation
 from schedlab.platform.torus import Torus, parse_torus
+from schedlab.report.figures import pyplot
 
 __all__ = ["job_colours", "run_occupancy", "torus_html", "torus_png"]
 
@@ -203,10 +204,7 @@ def _mesh(go, verts, tris, name, colour, opacity, coords, label):
 
 def torus_png(torus: Torus, owners: dict[int, int], out_png: str | os.PathLike, *, title: str = "") -> None:
     """The same view as :func:`torus_html` as a PNG (matplotlib voxels; free nodes are not drawn)."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    plt = pyplot()
 
     colours = job_colours(owners.values())
     filled = np.zeros(torus.dims, dtype=bool)
