@@ -38,6 +38,7 @@ from schedlab.errors import InputError
 from schedlab.swdual.cpu import Engine
 from schedlab.swdual.sequences import SequenceSet
 from schedlab.swdual.synthetic import generate_sequences
+from schedlab.workload.json_file import load_json
 
 __all__ = ["FORMAT", "EngineModel", "PerformanceModel", "calibrate_engine", "database_sample"]
 
@@ -160,14 +161,7 @@ class PerformanceModel:
 
     @classmethod
     def read(cls, path: str | Path) -> PerformanceModel:
-        path = Path(path)
-        try:
-            data = json.loads(path.read_text())
-        except OSError as error:
-            raise InputError(str(path), message=f"cannot read: {error.strerror or error}") from None
-        except json.JSONDecodeError as error:
-            raise InputError(str(path), error.lineno, message=f"invalid JSON: {error.msg}") from None
-        return cls.from_json(data, source=str(path))
+        return cls.from_json(load_json(path), source=str(path))
 
 
 def database_sample(database: SequenceSet, residues: int, *, rng: np.random.Generator) -> SequenceSet:

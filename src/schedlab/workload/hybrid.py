@@ -36,6 +36,7 @@ import numpy as np
 
 from schedlab.errors import InputError
 from schedlab.platform.hybrid import HybridPlatform
+from schedlab.workload.json_file import load_json
 
 __all__ = [
     "HybridInstance",
@@ -252,14 +253,8 @@ def read_hybrid(path: str | Path, *, repair: bool = False) -> HybridInstance:
         Naming the file and the JSON path of the bad value, e.g.
         ``inst.json: tasks[3].cpu[2] = -1.0, expected a finite number > 0``.
     """
-    path = Path(path)
     source = str(path)
-    try:
-        data = json.loads(path.read_text())
-    except OSError as error:
-        raise InputError(source, message=f"cannot read: {error.strerror or error}") from None
-    except json.JSONDecodeError as error:
-        raise InputError(source, error.lineno, message=f"invalid JSON: {error.msg}") from None
+    data = load_json(path)
     return instance_from_json(data, source=source, repair=repair)
 
 

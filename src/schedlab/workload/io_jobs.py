@@ -31,6 +31,7 @@ import numpy as np
 from schedlab.errors import InputError
 from schedlab.platform.io import IO_MODES, RING_ROUTINGS, TOPOLOGIES, IOPlatform, parse_io_platform, uniform_layout
 from schedlab.platform.io_windows import Window, max_local_io, pinned_windows
+from schedlab.workload.json_file import load_json
 
 __all__ = [
     "IOInstance",
@@ -218,14 +219,8 @@ def read_io_instance(path: str | Path) -> IOInstance:
     InputError
         Naming the file and the JSON path, e.g. ``inst.json: jobs[2].q = 40, expected 1 to 28 ...``.
     """
-    path = Path(path)
     source = str(path)
-    try:
-        data = json.loads(path.read_text())
-    except OSError as error:
-        raise InputError(source, message=f"cannot read: {error.strerror or error}") from None
-    except json.JSONDecodeError as error:
-        raise InputError(source, error.lineno, message=f"invalid JSON: {error.msg}") from None
+    data = load_json(path)
     return instance_from_json(data, source=source)
 
 
