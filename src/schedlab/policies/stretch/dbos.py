@@ -17,7 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from schedlab.policies.stretch.jit import njit
-from schedlab.policies.stretch.profile import build_profile, reserve, smallest_fit
+from schedlab.policies.stretch.profile import build_profile, copy_profile, reserve, smallest_fit
 from schedlab.policies.stretch.search import smallest_valid
 
 __all__ = ["MoldablePlan", "dbos_plan", "moldable_edf"]
@@ -35,10 +35,7 @@ class MoldablePlan:
 @njit
 def _moldable_edf(T0, F0, size0, rows, release, p1, times, stretch):
     n = rows.shape[0]
-    T = np.empty(size0 + 2 * n + 2)
-    F = np.empty(size0 + 2 * n + 2, dtype=np.int64)
-    T[:size0] = T0[:size0]
-    F[:size0] = F0[:size0]
+    T, F = copy_profile(T0, F0, size0, n)
     size = size0
     deadline = np.empty(n)
     for k in range(n):

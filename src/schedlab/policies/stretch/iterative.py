@@ -21,7 +21,7 @@ import numpy as np
 
 from schedlab.policies.stretch.dbos import MoldablePlan
 from schedlab.policies.stretch.jit import njit
-from schedlab.policies.stretch.profile import build_profile, earliest_fit, reserve
+from schedlab.policies.stretch.profile import build_profile, copy_profile, earliest_fit, reserve
 
 __all__ = ["backfill", "iterative_plan"]
 
@@ -30,10 +30,7 @@ __all__ = ["backfill", "iterative_plan"]
 def backfill(T0, F0, size0, rows, release, times, procs):
     """Conservative backfilling of ``rows`` in order on ``procs`` processors each: (start, mean flow time)."""
     n = rows.shape[0]
-    T = np.empty(size0 + 2 * n + 2)
-    F = np.empty(size0 + 2 * n + 2, dtype=np.int64)
-    T[:size0] = T0[:size0]
-    F[:size0] = F0[:size0]
+    T, F = copy_profile(T0, F0, size0, n)
     size = size0
     start = np.empty(n)
     flow = 0.0

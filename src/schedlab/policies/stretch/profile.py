@@ -19,7 +19,7 @@ import numpy as np
 
 from schedlab.policies.stretch.jit import njit
 
-__all__ = ["build_profile", "earliest_fit", "reserve", "smallest_fit"]
+__all__ = ["build_profile", "copy_profile", "earliest_fit", "reserve", "smallest_fit"]
 
 TOLERANCE = 1e-9
 """Relative slack on time comparisons (times reach 1e8 s; bisection rounds)."""
@@ -54,6 +54,16 @@ def build_profile(now, m, run_end, run_procs, capacity):
             F[size] = F[size - 1] + run_procs[k]
             size += 1
     return T, F, size
+
+
+@njit
+def copy_profile(T0, F0, size0, n):
+    """A copy of the profile ``T0, F0`` (``size0`` segments) with room for ``n`` more reservations (2 segments each)."""
+    T = np.empty(size0 + 2 * n + 2)
+    F = np.empty(size0 + 2 * n + 2, dtype=np.int64)
+    T[:size0] = T0[:size0]
+    F[:size0] = F0[:size0]
+    return T, F
 
 
 @njit

@@ -22,7 +22,7 @@ import numpy as np
 
 from schedlab.policies.stretch.dbos import MoldablePlan
 from schedlab.policies.stretch.jit import njit
-from schedlab.policies.stretch.profile import build_profile, earliest_fit, reserve
+from schedlab.policies.stretch.profile import build_profile, copy_profile, earliest_fit, reserve
 
 __all__ = ["efficient_procs", "scojo_like_plan", "scaled_procs"]
 
@@ -42,10 +42,7 @@ def scaled_procs(optimal: np.ndarray, m: int, busy: int, demand: float, utilisat
 @njit
 def _plan(T0, F0, size0, now, rows, times, target):
     n = rows.shape[0]
-    T = np.empty(size0 + 2 * n + 2)
-    F = np.empty(size0 + 2 * n + 2, dtype=np.int64)
-    T[:size0] = T0[:size0]
-    F[:size0] = F0[:size0]
+    T, F = copy_profile(T0, F0, size0, n)
     size = size0
     start = np.empty(n)
     procs = np.empty(n, dtype=np.int64)
