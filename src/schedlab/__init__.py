@@ -36,6 +36,7 @@ __getattr__, __dir__ = exports(
         "Run": "schedlab.runner",
         "compare": "schedlab.api",
         "load_instance": "schedlab.runner",
+        "metrics": "schedlab.api",  # read through _Package.metrics: listed here for dir()
         "run": "schedlab.runner",
         "validate": "schedlab.validation",
     },

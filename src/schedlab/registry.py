@@ -305,11 +305,11 @@ def family(name: str) -> Family:
     """The family record ``name``; InputError listing the families campaigns can generate."""
     if name not in FAMILIES:
         raise InputError("generate", field="family", value=name, expected=f"one of {', '.join(sorted(FAMILIES))}")
-    return _family(name)
+    return _family_record(name)
 
 
 @cache
-def _family(name: str) -> Family:
+def _family_record(name: str) -> Family:
     return Family(name, **{key: resolve(path) for key, path in FAMILIES[name].items()})
 
 
