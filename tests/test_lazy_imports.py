@@ -33,6 +33,9 @@ finally:
 # families' models and readers.
 ALGORITHMS = ("schedlab.policies.tasks", "schedlab.policies.stretch", "schedlab.policies.torus", "schedlab.offline")
 OTHER_MODELS = (
+    "schedlab.platform.hybrid",
+    "schedlab.platform.io",
+    "schedlab.platform.torus",
     "schedlab.runtime.hybrid",
     "schedlab.runtime.io",
     "schedlab.runtime.moldable",

@@ -15,7 +15,7 @@ from schedlab import registry
 from schedlab.engine.policy import OnlinePolicy
 from schedlab.offline import io as io_offline
 from schedlab.offline.io.strip import STRIP_RATIOS
-from schedlab.platform.registry import parse_platform
+from schedlab.platform.registry import PLATFORMS, parse_platform
 from schedlab.registry import ALGORITHMS, FAMILIES, HYBRID, IO, MOLDABLE, PARTITIONS, RIGID, STRETCH, TASKS
 
 NAMES = list(ALGORITHMS)
@@ -105,3 +105,12 @@ def test_register_refuses_a_target_that_is_not_a_path():
     with pytest.raises(ValueError, match="module:attribute"):
         registry.register("x", RIGID, "online", "simulate", "schedlab.policies.rigid.fcfs.EASY", "s", "g")
     assert "x" not in ALGORITHMS
+
+
+@pytest.mark.parametrize("kind", sorted(PLATFORMS))
+def test_every_platform_kind_reads_its_example(kind):
+    """Platform readers are registered by dotted path too: each one's example builds a platform of its kind."""
+    record = PLATFORMS[kind]
+    platform = parse_platform(record.example)
+    assert platform.name == record.example or kind == "clusters"  # clusters are a two-level fat tree
+    assert platform.name.partition(":")[0] in PLATFORMS and platform.n_procs > 0

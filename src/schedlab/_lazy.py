@@ -7,7 +7,8 @@ of them (the CPU+GPU and I/O models, every policy) whatever it ran. A package li
     __getattr__, __dir__ = exports(__name__, {"Machine": "schedlab.platform.homogeneous", ...})
 
 and ``from schedlab.platform import Machine`` imports ``schedlab.platform.homogeneous`` then, not before.
-Type checkers read the same names from an ``if TYPE_CHECKING:`` block of plain imports.
+Type checkers read the same names from an ``if TYPE_CHECKING:`` block of plain imports. :func:`resolve`
+does the same for one object named by a dotted path (the algorithm and platform registries' entries).
 """
 
 from __future__ import annotations
@@ -15,8 +16,9 @@ from __future__ import annotations
 import importlib
 import sys
 from collections.abc import Callable, Mapping
+from typing import Any
 
-__all__ = ["exports"]
+__all__ = ["exports", "resolve"]
 
 
 def exports(package: str, names: Mapping[str, str]) -> tuple[Callable[[str], object], Callable[[], list[str]]]:
@@ -35,3 +37,9 @@ def exports(package: str, names: Mapping[str, str]) -> tuple[Callable[[str], obj
         return sorted(set(vars(sys.modules[package])) | set(names))
 
     return __getattr__, __dir__
+
+
+def resolve(path: str) -> Any:
+    """The object at ``"module:attribute"`` (``"schedlab.offline.io:pinned_ratio"``), its module imported."""
+    module, _, attribute = path.partition(":")
+    return getattr(importlib.import_module(module), attribute)

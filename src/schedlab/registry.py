@@ -20,7 +20,6 @@ families, ratios) equal to the imported code's.
 
 from __future__ import annotations
 
-import importlib
 import inspect
 import re
 from collections.abc import Callable, Mapping
@@ -28,6 +27,7 @@ from dataclasses import dataclass, field
 from functools import cache, cached_property, partial
 from typing import TYPE_CHECKING, Any
 
+from schedlab._lazy import resolve
 from schedlab.errors import InputError
 from schedlab.parameters import Param, convert
 
@@ -186,12 +186,6 @@ def _plain(text: str) -> str:
     """reStructuredText markup as plain text: ``code`` as code, :class:`~a.b.C` as C, :mod:`a.b` as a.b."""
     text = _ROLE.sub(lambda m: m.group(1).rsplit(".", 1)[-1] if "~" in m.group(0) else m.group(1), text)
     return text.replace("``", "")
-
-
-def resolve(path: str) -> Any:
-    """The object at ``"module:attribute"`` (``"schedlab.offline.io:pinned_ratio"``), its module imported."""
-    module, _, attribute = path.partition(":")
-    return getattr(importlib.import_module(module), attribute)
 
 
 def lazy(path: str, **fixed: object) -> Callable[..., Any]:
