@@ -10,6 +10,12 @@ and allowed values. So the CLI (``schedlab algorithms``), the campaigns (which
 check a whole grid of parameters before running anything) and the contract
 tests all read the same list, and adding an algorithm is its module plus one
 :func:`register` line here.
+
+Entries name their code by dotted path (``"schedlab.policies.rigid.fcfs:EASY"``), imported on first use
+(:attr:`Algorithm.target`: parameters, summaries, building), so that reading the registry (names,
+families, commands, sources) imports no algorithm: ``schedlab simulate -p easy`` loads the EASY module
+and not the forty others. ``tests/test_registry.py`` holds the facts written here (names, kinds,
+families, ratios) equal to the imported code's.
 """
 
 from __future__ import annotations
@@ -18,31 +24,15 @@ import inspect
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from functools import partial
-from typing import Any
+from functools import cache, cached_property, partial
+from typing import TYPE_CHECKING, Any
 
+from schedlab._lazy import resolve
 from schedlab.errors import InputError
-from schedlab.offline import hybrid
-from schedlab.offline import io as io_offline
-from schedlab.offline.hybrid import evaluation as hybrid_evaluation
-from schedlab.offline.io import evaluation as io_evaluation
-from schedlab.offline.nfdh import nfdh_local
 from schedlab.parameters import Param, convert
-from schedlab.policies.rigid import EASY, FCFS, Conservative
-from schedlab.policies.stretch import (
-    DASEDF,
-    DBOS,
-    ImprovedIterative,
-    Iterative,
-    MoldableFCFS,
-    ScojoLike,
-    Split,
-    StretchFCFS,
-)
-from schedlab.policies.stretch import evaluation as stretch_evaluation
-from schedlab.policies.tasks import GSPT, GSPTRD, GSPTRR, GSRPT, SPT, SPTRD, SPTRR, SRPT
-from schedlab.policies.torus import TorusPolicy
-from schedlab.schedule import Instance, Schedule
+
+if TYPE_CHECKING:
+    from schedlab.schedule import Instance, Schedule
 
 __all__ = [
     "ALGORITHMS",
@@ -54,10 +44,12 @@ __all__ = [
     "family",
     "for_command",
     "get",
+    "lazy",
     "make_policy",
     "names",
     "register",
     "register_family",
+    "resolve",
 ]
 
 _SCALARS = (bool, int, float, str)
@@ -89,8 +81,9 @@ class Algorithm:
     command : str
         The command that runs it (``simulate``, ``tasks simulate``, ``solve hybrid``), or ``""`` for the
         Python API only (test oracles).
-    target : callable
-        The policy class, or the offline function.
+    path : str
+        Where the code is, ``"module:attribute"``: the policy class, or the offline function
+        (:attr:`target`, imported on first use).
     source : str
         The paper and section it comes from (see ``docs/references.md``).
     guarantee : str
@@ -108,12 +101,17 @@ class Algorithm:
     family: str
     kind: str
     command: str
-    target: Callable
+    path: str
     source: str
     guarantee: str
     ratio: float | None = None
     bound: Mapping[str, object] = field(default_factory=dict)
     traits: Mapping[str, object] = field(default_factory=dict)
+
+    @cached_property
+    def target(self) -> Callable[..., Any]:
+        """The policy class, or the offline function, imported from :attr:`path` on first use."""
+        return resolve(self.path)
 
     @property
     def summary(self) -> str:
@@ -190,16 +188,29 @@ def _plain(text: str) -> str:
     return text.replace("``", "")
 
 
+def lazy(path: str, **fixed: object) -> Callable[..., Any]:
+    """The function at ``path`` with ``fixed`` keyword arguments, imported on its first call: a trait's callable
+    (``ratio_of``) that does not import its algorithm's module when the registry loads."""
+    return partial(_call, path, **fixed)
+
+
+def _call(path: str, *args: Any, **kwargs: Any) -> Any:
+    return resolve(path)(*args, **kwargs)
+
+
 ALGORITHMS: dict[str, Algorithm] = {}
 
 
 def register(
-    name: str, family: str, kind: str, command: str, target: Callable, source: str, guarantee: str, **options
+    name: str, family: str, kind: str, command: str, path: str, source: str, guarantee: str, **options
 ) -> None:
-    """Add an algorithm to the registry (``options``: ``ratio``, ``bound``, ``traits``)."""
+    """Add an algorithm to the registry, its code named by ``path``, ``"module:attribute"`` (``options``:
+    ``ratio``, ``bound``, ``traits``)."""
     if name in ALGORITHMS:
         raise ValueError(f"algorithm {name!r} registered twice")
-    ALGORITHMS[name] = Algorithm(name, family, kind, command, target, source, guarantee, **options)
+    if ":" not in path:
+        raise ValueError(f"algorithm {name!r}: {path!r} is not a 'module:attribute' path")
+    ALGORITHMS[name] = Algorithm(name, family, kind, command, path, source, guarantee, **options)
 
 
 def get(name: str, *, kind: str | None = None, family: str | None = None) -> Algorithm:
@@ -268,19 +279,32 @@ class Family:
     columns: tuple[tuple[str, str], ...]
 
 
-FAMILIES: dict[str, Family] = {}
+FAMILIES: dict[str, dict[str, str]] = {}
+"""Each family's record as dotted paths, ``"module:attribute"`` per field of :class:`Family`."""
 
 
-def register_family(record: Family) -> None:
-    """Let campaigns generate instances of ``record.name`` and run its offline algorithms on them."""
-    FAMILIES[record.name] = record
+def register_family(name: str, *, generate: str, instance_seed: str, common: str, measure: str, columns: str) -> None:
+    """Let campaigns generate instances of family ``name`` and run its offline algorithms on them: each field of
+    its :class:`Family` record named by its dotted path, imported when :func:`family` is first asked."""
+    FAMILIES[name] = {
+        "generate": generate,
+        "instance_seed": instance_seed,
+        "common": common,
+        "measure": measure,
+        "columns": columns,
+    }
 
 
 def family(name: str) -> Family:
     """The family record ``name``; InputError listing the families campaigns can generate."""
     if name not in FAMILIES:
         raise InputError("generate", field="family", value=name, expected=f"one of {', '.join(sorted(FAMILIES))}")
-    return FAMILIES[name]
+    return _family_record(name)
+
+
+@cache
+def _family_record(name: str) -> Family:
+    return Family(name, **{key: resolve(path) for key, path in FAMILIES[name].items()})
 
 
 # -- the registry ----------------------------------------------------------------------------------------
@@ -298,7 +322,7 @@ register(
     RIGID,
     "online",
     "simulate",
-    FCFS,
+    "schedlab.policies.rigid.fcfs:FCFS",
     "First come, first served (the classic baseline)",
     "none; never starts a job before an earlier-queued one (tested)",
     traits={"walltime_ignore": True},
@@ -308,7 +332,7 @@ register(
     RIGID,
     "online",
     "simulate",
-    EASY,
+    "schedlab.policies.rigid.fcfs:EASY",
     "Lifka (1995); Mu'alem and Feitelson (2001)",
     "the head of the queue is never delayed by a backfilled job (tested)",
     traits={"walltime_ignore": True},  # the head's reservation then holds only while estimates do
@@ -318,7 +342,7 @@ register(
     RIGID,
     "online",
     "simulate",
-    Conservative,
+    "schedlab.policies.rigid.conservative:Conservative",
     f"Mu'alem and Feitelson (2001); {MENDONCA}, ch. 4 Algorithm 1",
     "no job is ever delayed by a later one: reservations only move earlier (tested)",
 )
@@ -327,28 +351,28 @@ register(
     RIGID,
     "offline",
     "",
-    nfdh_local,
+    "schedlab.offline.nfdh:nfdh_local",
     f"{MENDONCA}, ch. 4 section 4.4, Theorem 4",
     "makespan <= 2A/m + p_max <= 3 OPT, every job contiguous and local (jobs released at 0)",
     ratio=3.0,
 )
 
-for _cls, _section in (
-    (GSPT, "IV-A"),
-    (GSPTRD, "IV-B"),
-    (GSPTRR, "IV-C"),
-    (SPT, "IV-A"),
-    (SPTRD, "IV-B"),
-    (SPTRR, "IV-C"),
-    (GSRPT, "IV-A"),
-    (SRPT, "IV-A"),
+for _name, _path, _section in (
+    ("gspt", "common_queue:GSPT", "IV-A"),
+    ("gspt-rd", "common_queue:GSPTRD", "IV-B"),
+    ("gspt-rr", "common_queue:GSPTRR", "IV-C"),
+    ("spt", "dispatch:SPT", "IV-A"),
+    ("spt-rd", "dispatch:SPTRD", "IV-B"),
+    ("spt-rr", "dispatch:SPTRR", "IV-C"),
+    ("gsrpt", "preemptive:GSRPT", "IV-A"),
+    ("srpt", "preemptive:SRPT", "IV-A"),
 ):
     register(
-        _cls.name,
+        _name,
         TASKS,
         "online",
         "tasks simulate",
-        _cls,
+        f"schedlab.policies.tasks.{_path}",
         f"{LUCARELLI}, section {_section}",
         "none proven; reductions to the base policy tested (tau > n, c = 0)",
     )
@@ -386,7 +410,7 @@ for _name, _bound, _section, _guarantee in (
         PARTITIONS,
         "online",
         "simulate",
-        TorusPolicy,
+        "schedlab.policies.torus.policy:TorusPolicy",
         f"{KREVAT}, {_section}",
         _guarantee,
         bound={"backfill": False, "migration": False, "flat": False, **_bound},
@@ -398,7 +422,7 @@ register(
     STRETCH,
     "online",
     "tasks simulate",
-    StretchFCFS,
+    "schedlab.policies.stretch.sequential:StretchFCFS",
     f"{SAULE}, section 3.1; reservation (X, T) of section 4.1",
     "max stretch <= (Delta + (1 - 1/m)(Delta + 1)) OPT (Theorem 3.1, tested against brute force)",
 )
@@ -407,7 +431,7 @@ register(
     STRETCH,
     "online",
     "tasks simulate",
-    DASEDF,
+    "schedlab.policies.stretch.sequential:DASEDF",
     f"{SAULE}, section 3.2; reservation (X, T) of section 4.1",
     "per re-plan, max stretch < S + 1 - 1/m or no schedule of max stretch S exists (Theorem 3.3, tested); "
     "no online ratio below Delta",
@@ -417,29 +441,51 @@ register(
     STRETCH,
     "online",
     "tasks simulate",
-    Split,
+    "schedlab.policies.stretch.sequential:Split",
     f"{SAULE}, section 3.3, Algorithm 1",
     "an f(Delta)-approximation on m' processors gives f(Delta^(1/rho)) on rho m' (Theorem 3.6); "
     "equals independent runs of the base policy per group (tested)",
 )
-for _moldable, _source, _guarantee in (
-    (DBOS, "section 6, Algorithm 2", "none proven; every plan meets the deadlines of its target stretch (tested)"),
-    (Iterative, "section 5.4 (Sabin et al. 2006)", "none; mean flow never worse than one processor each (tested)"),
-    (ImprovedIterative, "section 5.4", "none; equals Iterative on convex speed-ups (tested)"),
-    (ScojoLike, "section 5.5: an APPROXIMATION of SCOJO-P (Barsanti and Sodan 2006)", "none"),
-    (MoldableFCFS, "section 7.2 (FCFS-sequential)", "Theorem 3.1's bound on the one-processor times"),
+for _name, _class, _source, _guarantee in (
+    (
+        "dbos",
+        "DBOS",
+        "section 6, Algorithm 2",
+        "none proven; every plan meets the deadlines of its target stretch (tested)",
+    ),
+    (
+        "iterative",
+        "Iterative",
+        "section 5.4 (Sabin et al. 2006)",
+        "none; mean flow never worse than one processor each (tested)",
+    ),
+    ("improved-iterative", "ImprovedIterative", "section 5.4", "none; equals Iterative on convex speed-ups (tested)"),
+    ("scojo-like", "ScojoLike", "section 5.5: an APPROXIMATION of SCOJO-P (Barsanti and Sodan 2006)", "none"),
+    (
+        "fcfs-sequential",
+        "MoldableFCFS",
+        "section 7.2 (FCFS-sequential)",
+        "Theorem 3.1's bound on the one-processor times",
+    ),
 ):
-    register(_moldable.name, MOLDABLE, "online", "moldable simulate", _moldable, f"{SAULE}, {_source}", _guarantee)
+    register(
+        _name,
+        MOLDABLE,
+        "online",
+        "moldable simulate",
+        f"schedlab.policies.stretch.moldable:{_class}",
+        f"{SAULE}, {_source}",
+        _guarantee,
+    )
+_STRETCH_EVALUATION = "schedlab.policies.stretch.evaluation"
 for _family in (STRETCH, MOLDABLE):
     register_family(
-        Family(
-            _family,
-            stretch_evaluation.generate,
-            stretch_evaluation.instance_seed,
-            stretch_evaluation.common,
-            stretch_evaluation.measure,
-            stretch_evaluation.COLUMNS,
-        )
+        _family,
+        generate=f"{_STRETCH_EVALUATION}:generate",
+        instance_seed=f"{_STRETCH_EVALUATION}:instance_seed",
+        common=f"{_STRETCH_EVALUATION}:common",
+        measure=f"{_STRETCH_EVALUATION}:measure",
+        columns=f"{_STRETCH_EVALUATION}:COLUMNS",
     )
 
 register(
@@ -447,7 +493,7 @@ register(
     HYBRID,
     "offline",
     "solve hybrid",
-    hybrid.approx32,
+    "schedlab.offline.hybrid:approx32",
     f"{BLEUSE}, ch. 3 sections 3.3-3.4",
     "makespan <= 3/2 cutoff OPT, CPU sets contiguous",
     ratio=1.5,
@@ -458,7 +504,7 @@ register(
     HYBRID,
     "offline",
     "solve hybrid",
-    hybrid.approx32,
+    "schedlab.offline.hybrid:approx32",
     f"{BLEUSE}, ch. 3 section 3.4",
     "makespan <= 3/2 cutoff OPT; the ILP minimises the longest task above lambda, then list re-packing",
     ratio=1.5,
@@ -470,7 +516,7 @@ register(
     HYBRID,
     "offline",
     "solve hybrid",
-    hybrid.approx2,
+    "schedlab.offline.hybrid:approx2",
     f"{BLEUSE}, ch. 3 section 3.5",
     "makespan <= 2 cutoff OPT (non-contiguous CPU sets)",
     ratio=2.0,
@@ -481,7 +527,7 @@ register(
     HYBRID,
     "offline",
     "solve hybrid",
-    hybrid.da2,
+    "schedlab.offline.hybrid:da2",
     f"{BLEUSE}, ch. 2 section 2.4.2",
     "makespan <= 2 cutoff OPT for sequential tasks",
     ratio=2.0,
@@ -492,7 +538,7 @@ register(
     HYBRID,
     "offline",
     "solve hybrid",
-    hybrid.dual2,
+    "schedlab.offline.hybrid:dual2",
     f"{MENDONCA}, ch. 2 section 2.3, Algorithm 1",
     "makespan <= 2 cutoff OPT for sequential tasks",
     ratio=2.0,
@@ -503,7 +549,7 @@ register(
     HYBRID,
     "offline",
     "solve hybrid",
-    hybrid.dada,
+    "schedlab.offline.hybrid:dada",
     f"{BLEUSE}, ch. 2 section 2.4.3, Algorithm 2",
     "makespan <= (2 + alpha) cutoff OPT without affinity data",
     ratio=2.5,
@@ -514,7 +560,7 @@ register(
     HYBRID,
     "offline",
     "solve hybrid",
-    hybrid.heft,
+    "schedlab.offline.hybrid:heft",
     f"Topcuoglu et al. (2002); {BLEUSE}, ch. 2",
     "none; at least m/2 OPT in the worst case",
     traits={"contiguous": True, "moldable": False},
@@ -526,40 +572,38 @@ for _alloc in ("seq", "par"):
             HYBRID,
             "offline",
             "solve hybrid",
-            hybrid.heft_like,
+            "schedlab.offline.hybrid:heft_like",
             f"{BLEUSE}, ch. 3 section 3.6.2 (Table 3.2)",
             "none",
             bound={"priority": _priority, "alloc": _alloc},
             traits={"contiguous": True, "moldable": False},
         )
 for _function, _what in (
-    (hybrid.eft, "earliest finish time, longest task first"),
-    (hybrid.equal, "as many tasks on each worker"),
-    (hybrid.proportional, "tasks in proportion to worker speed"),
-    (hybrid.self_scheduling, "an idle worker takes the next task"),
-    (hybrid.cpu_only, "CPUs only"),
-    (hybrid.gpu_only, "GPUs only"),
+    ("eft", "earliest finish time, longest task first"),
+    ("equal", "as many tasks on each worker"),
+    ("proportional", "tasks in proportion to worker speed"),
+    ("self_scheduling", "an idle worker takes the next task"),
+    ("cpu_only", "CPUs only"),
+    ("gpu_only", "GPUs only"),
 ):
     register(
-        _function.__name__.replace("_", "-"),
+        _function.replace("_", "-"),
         HYBRID,
         "offline",
         "solve hybrid",
-        _function,
+        f"schedlab.offline.hybrid:{_function}",
         f"{MENDONCA}, ch. 2 section 2.1 (baselines: {_what})",
         "none",
         traits={"contiguous": True, "moldable": False},
     )
 
 register_family(
-    Family(
-        HYBRID,
-        hybrid_evaluation.generate,
-        hybrid_evaluation.instance_seed,
-        hybrid.hybrid_instance,
-        hybrid_evaluation.measure,
-        hybrid_evaluation.COLUMNS,
-    )
+    HYBRID,
+    generate="schedlab.offline.hybrid.evaluation:generate",
+    instance_seed="schedlab.offline.hybrid.evaluation:instance_seed",
+    common="schedlab.offline.hybrid:hybrid_instance",
+    measure="schedlab.offline.hybrid.evaluation:measure",
+    columns="schedlab.offline.hybrid.evaluation:COLUMNS",
 )
 
 # I/O-aware rigid jobs on a line or a ring (Bleuse 2017, ch. 4-5). traits: "requires" names what the algorithm
@@ -570,45 +614,46 @@ register(
     IO,
     "offline",
     "solve io",
-    io_offline.pinned_two_phase,
+    "schedlab.offline.io:pinned_two_phase",
     f"{BLEUSE}, ch. 5 section 5.3.2 (Theorem 5.9, Algorithm 3 after Gergov 1999)",
     "makespan <= 3 Lambda_round <= 6 Lambda_LP <= 6 OPT on a line; <= 8 OPT on a ring (cut and append)",
     ratio=8.0,
-    traits={"requires": "pinned", "ratio_of": io_offline.pinned_ratio},
+    traits={"requires": "pinned", "ratio_of": lazy("schedlab.offline.io:pinned_ratio")},
 )
 register(
     "pinned-best",
     IO,
     "offline",
     "solve io",
-    io_offline.pinned_two_phase,
+    "schedlab.offline.io:pinned_two_phase",
     f"{BLEUSE}, ch. 5 section 5.3.2; the dedicated windows also list-scheduled, the shorter schedule kept",
     "the guarantee of pinned (6 OPT on a line, 8 OPT on a ring): never longer than it",
     ratio=8.0,
     bound={"phase2": "best"},
-    traits={"requires": "pinned", "ratio_of": io_offline.pinned_ratio},
+    traits={"requires": "pinned", "ratio_of": lazy("schedlab.offline.io:pinned_ratio")},
 )
+_STRIP_RATIOS = {"nfdh": 3.0, "ffdh": 2.7}  # the strip packers' rho' (schedlab.offline.io.strip.STRIP_RATIOS)
 for _strip in ("nfdh", "ffdh"):
     register(
         "unpinned" if _strip == "nfdh" else f"unpinned-{_strip}",
         IO,
         "offline",
         "solve io",
-        io_offline.unpinned_meta,
+        "schedlab.offline.io:unpinned_meta",
         f"{BLEUSE}, ch. 5 section 5.2.2 (Theorem 5.4); Coffman et al. (1980) for {_strip.upper()}",
         "makespan <= (rho + rho') OPT on a line with exclusive I/O (LPT rho = 4/3 - 1/(3 m_IO), "
-        f"{_strip.upper()} rho' = {io_offline.unpinned.STRIP_RATIOS[_strip]:g}); 2 rho + rho' shared; "
+        f"{_strip.upper()} rho' = {_STRIP_RATIOS[_strip]:g}); 2 rho + rho' shared; "
         "one more rho' on a ring",
-        ratio=2 * 4 / 3 + 2 * io_offline.unpinned.STRIP_RATIOS[_strip],
+        ratio=2 * 4 / 3 + 2 * _STRIP_RATIOS[_strip],
         bound={"strip": _strip},
-        traits={"requires": "unpinned", "ratio_of": partial(io_offline.unpinned_ratio, strip=_strip)},
+        traits={"requires": "unpinned", "ratio_of": lazy("schedlab.offline.io:unpinned_ratio", strip=_strip)},
     )
 register(
     "unit-pinned",
     IO,
     "offline",
     "solve io",
-    io_offline.unit_pinned,
+    "schedlab.offline.io:unit_pinned",
     f"{BLEUSE}, ch. 5 Table 5.1 (unit jobs, pinned I/O: a 2-approximation)",
     "makespan = Lambda_round <= 2 Lambda_LP <= 2 OPT (equal processing times, a line)",
     ratio=2.0,
@@ -619,7 +664,7 @@ register(
     IO,
     "offline",
     "solve io",
-    io_offline.per_io_node,
+    "schedlab.offline.io:per_io_node",
     f"{BLEUSE}, ch. 5 section 5.2.1 (one exclusive I/O node: 1||Cmax; I/O nodes farther apart than the widest job)",
     "optimal with exclusive I/O; <= 2 OPT with shared I/O (Prop. 4.2)",
     ratio=2.0,
@@ -630,7 +675,7 @@ register(
     IO,
     "offline",
     "solve io",
-    io_offline.greedy,
+    "schedlab.offline.io:greedy",
     "List scheduling over convex and local allocations (a baseline; no algorithm of the thesis)",
     "none; every schedule valid (tested)",
     traits={"requires": "any"},
@@ -640,18 +685,16 @@ register(
     IO,
     "offline",
     "solve io",
-    io_offline.sequential,
+    "schedlab.offline.io:sequential",
     f"{BLEUSE}, ch. 5 section 5.2.1 (one exclusive I/O node: 1||Cmax, jobs one after another)",
     "makespan = sum p_j: optimal when every job needs the one exclusive I/O node",
     traits={"requires": "any"},
 )
 register_family(
-    Family(
-        IO,
-        io_evaluation.generate,
-        io_evaluation.instance_seed,
-        io_offline.io_instance,
-        io_evaluation.measure,
-        io_evaluation.COLUMNS,
-    )
+    IO,
+    generate="schedlab.offline.io.evaluation:generate",
+    instance_seed="schedlab.offline.io.evaluation:instance_seed",
+    common="schedlab.offline.io:io_instance",
+    measure="schedlab.offline.io.evaluation:measure",
+    columns="schedlab.offline.io.evaluation:COLUMNS",
 )

@@ -26,22 +26,22 @@ from schedlab.output import jobs_frame, write_jobs_csv, write_metrics_json, writ
 from schedlab.platform.base import Platform
 from schedlab.platform.homogeneous import Machine
 from schedlab.platform.registry import parse_platform
-from schedlab.policies.stretch.evaluation import task_instance
 from schedlab.registry import get, names
 from schedlab.runtime.base import WALLTIMES, RigidRuntime, UncappedRuntime
 from schedlab.runtime.partition import PartitionRuntime
 from schedlab.runtime.penalty import TopologyPenalty, parse_penalty
 from schedlab.schedule import Instance, Schedule
 from schedlab.validation import validate
-from schedlab.workload.batsim import read_batsim
 from schedlab.workload.filters import FilterReport, fit_machine, scale_times, to_jobs
-from schedlab.workload.moldable import MoldableTasks, from_swf
-from schedlab.workload.moldable_csv import read_sequential_tasks_csv, read_tasks_csv
 from schedlab.workload.swf import read_swf
 
-if TYPE_CHECKING:  # pandas is imported by Run.jobs only: `schedlab simulate` never loads it
+# The readers of other formats and the task instances load in the functions that use them, so that
+# `schedlab simulate` on an SWF trace imports none of them; pandas is imported by Run.jobs only.
+if TYPE_CHECKING:
     import pandas as pd
-from schedlab.workload.tasks import TaskWorkload
+
+    from schedlab.workload.moldable import MoldableTasks
+    from schedlab.workload.tasks import TaskWorkload
 
 
 def load_instance(
@@ -91,6 +91,8 @@ def load_instance(
     if path.endswith(".json"):
         if status is not None or window is not None:
             raise InputError(path, message="the status and window filters apply to SWF traces only")
+        from schedlab.workload.batsim import read_batsim
+
         jobs, nb_res = read_batsim(path)
         machine = Machine(procs if procs is not None else nb_res)  # checks --procs before the filter uses it
         jobs, report = fit_machine(jobs, machine.n_procs, "--procs" if procs is not None else "nb_res")
@@ -181,12 +183,16 @@ def moldable_instance(tasks: MoldableTasks, m: int) -> Instance:
     InputError
         ``m`` < 1, or a run-time table narrower than the machine.
     """
+    from schedlab.policies.stretch.evaluation import task_instance
+
     return task_instance(tasks, _machine_size(m))
 
 
 def load_sequential_tasks(path: str | os.PathLike, *, m: int) -> Instance:
     """Sequential tasks of a tasks CSV (:func:`~schedlab.workload.moldable_csv.read_sequential_tasks_csv`)
     on a plain machine of ``m`` processors, for the max-stretch policies of Saule, Bozdag and Catalyurek (2014)."""
+    from schedlab.workload.moldable_csv import read_sequential_tasks_csv
+
     return Instance(read_sequential_tasks_csv(path), Machine(_machine_size(m)))
 
 
@@ -205,6 +211,9 @@ def load_moldable(
     InputError
         A bad file, ``m`` or ``first`` < 1, or a speed-up model other than ``downey``.
     """
+    from schedlab.workload.moldable import from_swf
+    from schedlab.workload.moldable_csv import read_tasks_csv
+
     m = _machine_size(m)
     if str(path).endswith(".csv"):
         return moldable_instance(read_tasks_csv(path, m=m), m)

@@ -19,14 +19,6 @@ from pathlib import Path
 
 import typer
 from rich.console import Console
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    TextColumn,
-    TimeElapsedColumn,
-    TimeRemainingColumn,
-)
 from rich.table import Table
 
 from schedlab.durations import parse_duration, parse_span
@@ -258,6 +250,15 @@ def progress_bar(total: int | None = None, *, enabled: bool, what: str = "simula
     if not enabled:
         yield None
         return
+    from rich.progress import (  # a terminal's bar only: --quiet, --json and pipes never load it
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
     bar = Progress(
         TextColumn(what),
         BarColumn(),

@@ -19,7 +19,6 @@ import typer
 from rich.table import Table
 
 from schedlab.cli.common import check_out_dir, gantt_files, make_folder, one_line_errors, out
-from schedlab.platform.base import MAX_PROCS
 
 solve_app = typer.Typer(help="Solve offline scheduling instances.", no_args_is_help=True)
 
@@ -29,6 +28,7 @@ _GENERATE_KEYS = {"n", "m", "k", "seed"}
 
 def _parse_generate(text: str) -> dict[str, int]:
     from schedlab.errors import InputError
+    from schedlab.platform.base import MAX_PROCS  # numpy: loaded by `solve` only
 
     values = {}
     for part in text.split(","):

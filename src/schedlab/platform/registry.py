@@ -1,55 +1,76 @@
 """One registry of platform kinds: ``--platform KIND:VALUES`` parses here, for every command.
 
 A platform family registers a reader ``VALUES -> Platform`` under its kind
-name with :func:`register`; :func:`parse_platform` splits the text at the
-first colon, calls the reader, and words every failure as one line naming
+name with :func:`register`, by its dotted path (``"schedlab.platform.torus:parse_torus"``: the module
+loads when a platform of its kind is asked for, not with every command); :func:`parse_platform` splits
+the text at the first colon, calls the reader, and words every failure as one line naming
 ``--platform`` and the forms it accepts.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
+from schedlab._lazy import resolve
 from schedlab.errors import InputError
-from schedlab.platform.base import Platform
-from schedlab.platform.hybrid import parse_hybrid
-from schedlab.platform.io import parse_line, parse_ring
-from schedlab.platform.torus import parse_torus
-from schedlab.platform.tree import parse_clusters, parse_fat_tree
+
+if TYPE_CHECKING:
+    from schedlab.platform.base import Platform
 
 __all__ = ["PLATFORMS", "PlatformKind", "parse_platform", "register"]
 
 
 @dataclass(frozen=True, slots=True)
 class PlatformKind:
-    """A registered platform family: its name, its reader, and an example of its text."""
+    """A registered platform family: its name, its reader's dotted path, and an example of its text."""
 
     name: str
-    parse: Callable[[str], Platform]
+    path: str
     example: str
     summary: str
+
+    def parse(self, values: str) -> Platform:
+        """The platform ``values`` describe, read by the family's reader (imported on first use)."""
+        return resolve(self.path)(values)
 
 
 PLATFORMS: dict[str, PlatformKind] = {}
 
 
-def register(name: str, parse: Callable[[str], Platform], example: str, summary: str) -> None:
-    """Make ``--platform NAME:VALUES`` build a platform with ``parse(VALUES)``."""
-    PLATFORMS[name] = PlatformKind(name, parse, example, summary)
+def register(name: str, path: str, example: str, summary: str) -> None:
+    """Make ``--platform NAME:VALUES`` build a platform with the reader at ``path`` (``"module:function"``)."""
+    PLATFORMS[name] = PlatformKind(name, path, example, summary)
 
 
-register("fat-tree", parse_fat_tree, "fat-tree:1,2,8,240", "nodes per tree depth, the last level the processors")
-register("clusters", parse_clusters, "clusters:512,16", "machine size, cluster size (one root over the clusters)")
-register("hybrid", parse_hybrid, "hybrid:16,4", "CPU cores, GPUs (CPUs first in the id space)")
+register(
+    "fat-tree",
+    "schedlab.platform.tree:parse_fat_tree",
+    "fat-tree:1,2,8,240",
+    "nodes per tree depth, the last level the processors",
+)
+register(
+    "clusters",
+    "schedlab.platform.tree:parse_clusters",
+    "clusters:512,16",
+    "machine size, cluster size (one root over the clusters)",
+)
+register(
+    "hybrid", "schedlab.platform.hybrid:parse_hybrid", "hybrid:16,4", "CPU cores, GPUs (CPUs first in the id space)"
+)
 register(
     "line",
-    parse_line,
+    "schedlab.platform.io:parse_line",
     "line:m=32,io=4",
     "compute and I/O nodes on a line: m nodes, io I/O nodes m/io apart (or layout=ICCC...), mode=shared|exclusive",
 )
-register("ring", parse_ring, "ring:m=32,io=4", "the same on a ring (routing=arc|shortest)")
-register("torus", parse_torus, "torus:4x4x8", "a 3-D torus DXxDYxDZ whose jobs get boxes (wrapping allowed)")
+register("ring", "schedlab.platform.io:parse_ring", "ring:m=32,io=4", "the same on a ring (routing=arc|shortest)")
+register(
+    "torus",
+    "schedlab.platform.torus:parse_torus",
+    "torus:4x4x8",
+    "a 3-D torus DXxDYxDZ whose jobs get boxes (wrapping allowed)",
+)
 
 
 def forms() -> str:

@@ -1,7 +1,8 @@
 """numba's ``njit(cache=True)``, compiled on the first call instead of at import.
 
-Importing numba costs about half a second and 120 MiB, which every ``schedlab`` command would pay
-because the registry imports every policy. :func:`njit` marks a function instead; the first call of
+Importing numba costs about half a second and 120 MiB, which every command that loads a stretch policy
+(``schedlab algorithms``, the contract tests, a campaign checking its grid) would pay for listing it
+or checking its parameters. :func:`njit` marks a function instead; the first call of
 a marked function imports numba, wraps every marked function in ``numba.njit(cache=True)`` (each
 compiles on its first argument types, as usual) and rebinds the module globals that named a marked
 function to its dispatcher, so compiled functions call each other in nopython mode, across modules too.
