@@ -135,12 +135,14 @@ class TaskPolicy:
         return f"{self.name}({', '.join(params)})"
 
     def _attach(self, ctx: Context) -> None:
-        """Keep the context and an empty list of the actions decided at the current time."""
+        """Keep the context, an empty list of the actions decided at the current time, and the allocation of
+        each processor (built once: a start is the commonest action)."""
         self.ctx = ctx
         self._actions: list[tuple[str, int, tuple[tuple[int, int], ...] | None]] = []
+        self._single = [single(processor) for processor in range(ctx.n_procs)]
 
     def _order_start(self, row: int, processor: int) -> None:
-        self._actions.append(("start", row, single(processor)))
+        self._actions.append(("start", row, self._single[processor]))
 
     def _order_abort(self, row: int) -> None:
         self._actions.append(("abort", row, None))
