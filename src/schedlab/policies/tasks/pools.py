@@ -158,8 +158,11 @@ class TaskPolicy:
         section IV; each arrival is dispatched before the next one is seen); the engine receives the
         decisions in its one scheduling pass of the time, like every other policy's.
         """
+        actions = self._actions
+        if not actions:
+            return
         ctx = self.ctx
-        for action, row, alloc in self._actions:
+        for action, row, alloc in actions:
             if action == "start":
                 assert alloc is not None
                 ctx.start(row, alloc)
@@ -167,7 +170,7 @@ class TaskPolicy:
                 ctx.abort(row)
             else:
                 ctx.preempt(row)
-        self._actions.clear()
+        actions.clear()
 
 
 def single(processor: int) -> tuple[tuple[int, int]]:

@@ -147,16 +147,16 @@ class SRPT(TaskPolicy):
         # The index of _choose. free: the idle processors with an empty queue, sorted. ends, by_end: the ends of
         # the running tasks, sorted, and their processors in the same order (two lists: floats compare faster
         # than tuples). lone_ends: the ends of the running processors with an empty queue. queued: the
-        # processors with a non-empty queue; stalled: those of them idle (batch arrivals only).
+        # processors with a non-empty queue, sorted; stalled: those of them idle (batch arrivals only).
         self.free = list(range(m))
         self.ends: list[float] = []
         self.by_end: list[int] = []
         self.lone_ends = LatestEnd(m)
-        self.queued: set[int] = set()
+        self.queued: list[int] = []
         self.stalled: set[int] = set()
 
     def complete(self, rows: list[int], now: float) -> None:
-        processor_of, waiting, running = self.processor_of, self.waiting, self.running
+        processor_of, waiting, running, free = self.processor_of, self.waiting, self.running, self.free
         for row in rows:
             processor = processor_of[row]
             self._unfile(processor)
@@ -164,7 +164,7 @@ class SRPT(TaskPolicy):
                 self._start_next(processor, now)
             else:
                 running[processor] = -1
-                insort(self.free, processor)
+                insort(free, processor)
                 self.lone_ends.set(processor, -INF)
 
     def submit(self, rows: list[int], now: float) -> None:
@@ -225,7 +225,7 @@ class SRPT(TaskPolicy):
             queue = lengths[i]
             if not queue:
                 d = p + left
-            elif p + min(queue[0], p) + left <= best:
+            elif (p + queue[0] if queue[0] < p else twice) + left <= best:  # p + min(q, p) + left
                 d = delta_flow(p, left, queue)
             else:
                 continue
@@ -237,6 +237,8 @@ class SRPT(TaskPolicy):
                 best, choice = twice, i
             end, running, thrice = self.end, self.running, p + p * 2
             for i in self.queued:
+                if best < twice or (best == twice and i > choice):
+                    break  # sorted: no later processor can win
                 if running[i] < 0 or not p < end[i] - now:
                     continue
                 queue = lengths[i]
@@ -259,7 +261,7 @@ class SRPT(TaskPolicy):
     def _enqueue(self, row: int, processor: int) -> None:
         """Queue ``row`` on ``processor``, which leaves the lone ones when its queue was empty."""
         if not self.lengths[processor]:
-            self.queued.add(processor)
+            insort(self.queued, processor)
             self.lone_ends.set(processor, -INF)
         insort(self.lengths[processor], self.remaining[row])
         insort(self.waiting[processor], (self.remaining[row], self.release[row], self.ids[row], row))
@@ -271,7 +273,7 @@ class SRPT(TaskPolicy):
         lengths.pop(0)
         self._start(row, processor, now)
         if not lengths:
-            self.queued.discard(processor)
+            del self.queued[bisect_left(self.queued, processor)]
             self.lone_ends.set(processor, self.end[processor])
 
     def _start(self, row: int, processor: int, now: float) -> None:
@@ -321,7 +323,8 @@ class LatestEnd:
             tree[i] = end
             i >>= 1
             while i:
-                latest = max(tree[2 * i], tree[2 * i + 1])
+                left, right = tree[2 * i], tree[2 * i + 1]
+                latest = left if left >= right else right
                 if tree[i] == latest:
                     break  # the ancestors hold the same maxima
                 tree[i] = latest
