@@ -177,7 +177,7 @@ class SRPT(TaskPolicy):
                 if self.waiting[processor]:  # stalled: batch arrivals only
                     self._enqueue(row, processor)
                     continue
-                del self.free[bisect_left(self.free, processor)]
+                del self.free[0]  # the first free processor is the only one chosen
                 if self.batch:
                     self._enqueue(row, processor)
                     self.stalled.add(processor)
@@ -225,10 +225,12 @@ class SRPT(TaskPolicy):
             queue = lengths[i]
             if not queue:
                 d = p + left
-            elif (p + queue[0] if queue[0] < p else twice) + left <= best:  # p + min(q, p) + left
-                d = delta_flow(p, left, queue)
             else:
-                continue
+                d = (p + queue[0] if queue[0] < p else twice) + left  # p + min(q, p) + left: exact for one task
+                if len(queue) > 1:
+                    if d > best:
+                        continue
+                    d = delta_flow(p, left, queue)
             if d < best or (d == best and i < choice):
                 best, choice = d, i
         if twice <= best:
