@@ -10,20 +10,21 @@ dispatched to. They are references, not proven bounds: global SRPT is not
 optimal on m > 1 processors.
 
 Cost: GSRPT O(log n) per event. SRPT dispatches in O(log m) comparisons per
-arrival (the sorted lists below move O(m) pointers in C on insertion), plus, per
-processor with a queue, O(1) for its lower bound and O(log q) where that bound
-can still win (2.7 queued processors per arrival on a 60-day Curie window).
-Processors are filed as free (idle, empty queue: increase exactly ``p``), lone (running, empty queue: ``p + p`` when the
-arrival would preempt, else ``p + left``) or queued (computed exactly, only where
-its bound ``p + p`` or ``p + left`` can still win). Lone processors are kept by the
-end of their task (a sorted list, walked while ``p + left`` can win) and in a max
-segment tree over processor indices (the first one the arrival would preempt).
-Rounding is monotone, so every bound holds for the computed floats and the
+arrival (sorted lists move O(m) pointers in C on insertion) when a processor is
+free and no running task ends within rounding of now (84 % of the arrivals on a
+60-day Curie window): the first free processor then wins outright. Otherwise it
+walks the running processors by end while ``p + left`` can still win (a lone one,
+running with an empty queue, costs exactly that; a queued one at least
+``p + min(q, p) + left``, computed only where that can win, in O(log q)), takes
+the first lone processor the arrival would preempt (``p + p``) from a max
+segment tree, and checks the queued processors it would preempt up to that
+one. Rounding is monotone, so every bound holds for the computed floats and the
 choice is the plain scan's, ties to the first processor included (tested against
 it). A pure-Python index rather than numpy (per-call overhead on m ~ 100
 processors, and numpy's pairwise sums differ from Python's ``sum`` in the last
-bit) or the Rust core (the sorted per-processor queues would have to live there,
-and the engine's own work now costs more than the dispatch).
+bit) or the Rust core (the sorted per-processor queues would have to live there):
+on that window the engine alone, replaying SRPT's actions, costs more CPU time
+than SRPT's own decisions (``benchmarks/bench_tasks.py --floor``).
 """
 
 from __future__ import annotations
