@@ -324,14 +324,14 @@ class LatestEnd:
         for processor, end in self.pending.items():
             i = processor + size
             tree[i] = end
-            i >>= 1
-            while i:
-                left, right = tree[2 * i], tree[2 * i + 1]
-                latest = left if left >= right else right
-                if tree[i] == latest:
-                    break  # the ancestors hold the same maxima
-                tree[i] = latest
+            while i > 1:
+                sibling = tree[i ^ 1]
+                if sibling > end:
+                    end = sibling
                 i >>= 1
+                if tree[i] == end:
+                    break  # the ancestors hold the same maxima
+                tree[i] = end
         self.pending.clear()
         if not p < tree[1] - now:
             return -1
