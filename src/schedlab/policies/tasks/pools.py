@@ -135,14 +135,21 @@ class TaskPolicy:
         return f"{self.name}({', '.join(params)})"
 
     def _attach(self, ctx: Context) -> None:
-        """Keep the context, an empty list of the actions decided at the current time, and the allocation of
-        each processor (built once: a start is the commonest action)."""
+        """Keep the context, an empty list of the actions decided at the current time, and room for each
+        processor's allocation (built at its first start, then shared by all: a start is the commonest action)."""
         self.ctx = ctx
         self._actions: list[tuple[str, int, tuple[tuple[int, int], ...] | None]] = []
-        self._single = [single(processor) for processor in range(ctx.n_procs)]
+        self._single: list[tuple[tuple[int, int]] | None] = [None] * ctx.n_procs
+
+    def _allocation(self, processor: int) -> tuple[tuple[int, int]]:
+        """The allocation of ``processor`` alone, built once."""
+        alloc = self._single[processor]
+        if alloc is None:
+            alloc = self._single[processor] = single(processor)
+        return alloc
 
     def _order_start(self, row: int, processor: int) -> None:
-        self._actions.append(("start", row, self._single[processor]))
+        self._actions.append(("start", row, self._allocation(processor)))
 
     def _order_abort(self, row: int) -> None:
         self._actions.append(("abort", row, None))

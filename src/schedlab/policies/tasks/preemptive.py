@@ -281,7 +281,7 @@ class SRPT(TaskPolicy):
 
     def _start(self, row: int, processor: int, now: float) -> None:
         """Start ``row`` on ``processor`` (idle) and file its end."""
-        self._actions.append(("start", row, self._single[processor]))
+        self._actions.append(("start", row, self._single[processor] or self._allocation(processor)))
         self.processor_of[row] = processor
         self.running[processor] = row
         end = self.end[processor] = now + self.remaining[row]
