@@ -135,12 +135,21 @@ class TaskPolicy:
         return f"{self.name}({', '.join(params)})"
 
     def _attach(self, ctx: Context) -> None:
-        """Keep the context and an empty list of the actions decided at the current time."""
+        """Keep the context, an empty list of the actions decided at the current time, and room for each
+        processor's allocation (built at its first start, then shared by all: a start is the commonest action)."""
         self.ctx = ctx
         self._actions: list[tuple[str, int, tuple[tuple[int, int], ...] | None]] = []
+        self._single: list[tuple[tuple[int, int]] | None] = [None] * ctx.n_procs
+
+    def _allocation(self, processor: int) -> tuple[tuple[int, int]]:
+        """The allocation of ``processor`` alone, built once."""
+        alloc = self._single[processor]
+        if alloc is None:
+            alloc = self._single[processor] = single(processor)
+        return alloc
 
     def _order_start(self, row: int, processor: int) -> None:
-        self._actions.append(("start", row, single(processor)))
+        self._actions.append(("start", row, self._allocation(processor)))
 
     def _order_abort(self, row: int) -> None:
         self._actions.append(("abort", row, None))
@@ -156,8 +165,11 @@ class TaskPolicy:
         section IV; each arrival is dispatched before the next one is seen); the engine receives the
         decisions in its one scheduling pass of the time, like every other policy's.
         """
+        actions = self._actions
+        if not actions:
+            return
         ctx = self.ctx
-        for action, row, alloc in self._actions:
+        for action, row, alloc in actions:
             if action == "start":
                 assert alloc is not None
                 ctx.start(row, alloc)
@@ -165,7 +177,7 @@ class TaskPolicy:
                 ctx.abort(row)
             else:
                 ctx.preempt(row)
-        self._actions.clear()
+        actions.clear()
 
 
 def single(processor: int) -> tuple[tuple[int, int]]:

@@ -10,20 +10,21 @@ dispatched to. They are references, not proven bounds: global SRPT is not
 optimal on m > 1 processors.
 
 Cost: GSRPT O(log n) per event. SRPT dispatches in O(log m) comparisons per
-arrival (the sorted lists below move O(m) pointers in C on insertion), plus, per
-processor with a queue, O(1) for its lower bound and O(log q) where that bound
-can still win (2.7 queued processors per arrival on a 60-day Curie window).
-Processors are filed as free (idle, empty queue: increase exactly ``p``), lone (running, empty queue: ``p + p`` when the
-arrival would preempt, else ``p + left``) or queued (computed exactly, only where
-its bound ``p + p`` or ``p + left`` can still win). Lone processors are kept by the
-end of their task (a sorted list, walked while ``p + left`` can win) and in a max
-segment tree over processor indices (the first one the arrival would preempt).
-Rounding is monotone, so every bound holds for the computed floats and the
+arrival (sorted lists move O(m) pointers in C on insertion) when a processor is
+free and no running task ends within rounding of now (84 % of the arrivals on a
+60-day Curie window): the first free processor then wins outright. Otherwise it
+walks the running processors by end while ``p + left`` can still win (a lone one,
+running with an empty queue, costs exactly that; a queued one at least
+``p + min(q, p) + left``, computed only where that can win, in O(log q)), takes
+the first lone processor the arrival would preempt (``p + p``) from a max
+segment tree, and checks the queued processors it would preempt up to that
+one. Rounding is monotone, so every bound holds for the computed floats and the
 choice is the plain scan's, ties to the first processor included (tested against
 it). A pure-Python index rather than numpy (per-call overhead on m ~ 100
 processors, and numpy's pairwise sums differ from Python's ``sum`` in the last
-bit) or the Rust core (the sorted per-processor queues would have to live there,
-and the engine's own work now costs more than the dispatch).
+bit) or the Rust core (the sorted per-processor queues would have to live there):
+on that window the engine alone, replaying SRPT's actions, costs more CPU time
+than SRPT's own decisions (``benchmarks/bench_tasks.py --floor``).
 """
 
 from __future__ import annotations
@@ -139,131 +140,162 @@ class SRPT(TaskPolicy):
         self.remaining = jobs.run_time.tolist()
         self.release = jobs.submit.tolist()
         self.ids = jobs.id.tolist()
-        self.running = [-1] * m
-        self.end = [0.0] * m
-        self.lengths: list[list[float]] = [[] for _ in range(m)]
-        self.waiting: list[list[tuple]] = [[] for _ in range(m)]
-        self.processor_of: dict[int, int] = {}
-        # Each processor is filed under exactly one of: free (idle, empty queue), lone (running, empty queue:
-        # its end in ``lone`` and ``lone_ends``), queued (a non-empty queue).
-        self.kind = [FREE] * m
-        self.free = list(range(m))  # sorted
-        self.lone: list[tuple[float, int]] = []  # sorted (end of the running task, processor)
+        self.running = [-1] * m  # row running on each processor, -1 when idle
+        self.end = [0.0] * m  # end of each processor's running task
+        self.lengths: list[list[float]] = [[] for _ in range(m)]  # sorted remaining times of the queue
+        self.waiting: list[list[tuple]] = [[] for _ in range(m)]  # the queue: sorted (remaining, release, id, row)
+        self.processor_of = [-1] * len(jobs)  # where each running task runs
+        # The index of _choose. free: the idle processors with an empty queue, sorted. ends, by_end: the ends of
+        # the running tasks, sorted, and their processors in the same order (two lists: floats compare faster
+        # than tuples). lone_ends: the ends of the running processors with an empty queue. queued: the
+        # processors with a non-empty queue, sorted; stalled: those of them idle (batch arrivals only).
+        self.free = list(range(m))
+        self.ends: list[float] = []
+        self.by_end: list[int] = []
         self.lone_ends = LatestEnd(m)
-        self.filed_end = [0.0] * m  # the end a lone processor is filed under
-        self.queued: set[int] = set()
-
-    def _key(self, row: int) -> tuple:
-        return (self.remaining[row], self.release[row], self.ids[row], row)
+        self.queued: list[int] = []
+        self.stalled: set[int] = set()
 
     def complete(self, rows: list[int], now: float) -> None:
+        processor_of, waiting, running, free = self.processor_of, self.waiting, self.running, self.free
         for row in rows:
-            processor = self.processor_of.pop(row)
-            self.running[processor] = -1
-            self._start_next(processor, now)
-            self._file(processor)
+            processor = processor_of[row]
+            self._unfile(processor)
+            if waiting[processor]:
+                self._start_next(processor, now)
+            else:
+                running[processor] = -1
+                insort(free, processor)
+                self.lone_ends.set(processor, -INF)
 
     def submit(self, rows: list[int], now: float) -> None:
+        remaining, running, end = self.remaining, self.running, self.end
         for row in rows:
-            p = self.remaining[row]
+            p = remaining[row]
             processor = self._choose(p, now)
-            k = self.running[processor]
-            if k >= 0 and p <= self.end[processor] - now:
+            k = running[processor]
+            if k < 0:
+                if self.waiting[processor]:  # stalled: batch arrivals only
+                    self._enqueue(row, processor)
+                    continue
+                del self.free[0]  # the first free processor is the only one chosen
+                if self.batch:
+                    self._enqueue(row, processor)
+                    self.stalled.add(processor)
+                else:
+                    self._start(row, processor, now)
+                    self.lone_ends.set(processor, end[processor])
+                continue
+            left = end[processor] - now
+            if p <= left:  # the arrival preempts k, which waits on the same processor
                 self._order_preempt(k)
-                self.remaining[k] = self.end[processor] - now
-                del self.processor_of[k]
+                remaining[k] = left
+                self._unfile(processor)
                 self._enqueue(k, processor)
                 self._start(row, processor, now)
-            elif k < 0 and not self.batch and not self.waiting[processor]:
-                self._start(row, processor, now)  # the arrival would be queued alone, then started
             else:
                 self._enqueue(row, processor)
-                if k < 0 and not self.batch:
-                    self._start_next(processor, now)
-            self._file(processor)
-        if self.batch:
-            for processor in sorted(i for i in self.queued if self.running[i] < 0):
+        if self.batch and self.stalled:
+            for processor in sorted(self.stalled):
                 self._start_next(processor, now)
-                self._file(processor)
+            self.stalled.clear()
 
     def _choose(self, p: float, now: float) -> int:
         """The first processor with the smallest flow increase for an arrival of length ``p``: ``delta_flow``, or
         ``delta_flow_preempting`` where the running task has more than ``p`` left (reading LMT-A3).
 
-        The same choice as computing both for every processor, ties included, without visiting every processor:
-        a free processor costs exactly ``p``; a lone one ``p + p`` when the arrival would preempt, else
-        ``p + left``, which grows with its end; a queued one at least as much as a lone one in the same state
-        (rounding is monotone), so it is computed only when that bound can still win.
+        The same choice as computing both for every processor, ties included, without visiting every processor
+        (rounding is monotone, so every bound below holds for the computed values). A free processor costs
+        exactly ``p``; a running one at least ``p + min(left, p)``, so when the earliest end leaves
+        ``p + left > p`` the first free processor wins outright. Otherwise the running processors are walked by
+        increasing end while ``p + left`` can still win: a lone one costs exactly that, a queued one at least
+        ``p + min(q, p) + left`` for the head ``q`` of its queue, computed only when that can win. Past
+        ``left > p`` the arrival would preempt: ``p + p`` on a lone processor (the first one from
+        ``lone_ends``) and on a queued one whose queue is all ``<= p``, at least ``p + 2 p`` on the others.
         """
-        free, running, end, lengths = self.free, self.running, self.end, self.lengths
+        free, ends = self.free, self.ends
+        twice = p + p
+        if free and twice > p and not self.stalled and (not ends or p + (ends[0] - now) > p):
+            return free[0]
+        lengths = self.lengths
         best, choice = (p, free[0]) if free else (INF, -1)
-        for finish, i in self.lone:  # by increasing end: p + left, while the arrival would not preempt
+        for finish, i in zip(ends, self.by_end):
             left = finish - now
             if p < left or p + left > best:
                 break
-            if p + left < best or i < choice:
-                best, choice = p + left, i
-        twice = p + p
+            queue = lengths[i]
+            if not queue:
+                d = p + left
+            else:
+                d = (p + queue[0] if queue[0] < p else twice) + left  # p + min(q, p) + left: exact for one task
+                if len(queue) > 1:
+                    if d > best:
+                        continue
+                    d = delta_flow(p, left, queue)
+            if d < best or (d == best and i < choice):
+                best, choice = d, i
         if twice <= best:
             i = self.lone_ends.first_over(p, now)
             if i >= 0 and (twice < best or i < choice):
                 best, choice = twice, i
-        for i in self.queued:
-            left = end[i] - now if running[i] >= 0 else 0.0
-            preempting = running[i] >= 0 and p < left
-            bound = twice if preempting else p + left
-            if bound > best or (bound == best and i > choice):
+            end, running, thrice = self.end, self.running, p + p * 2
+            for i in self.queued:
+                if best < twice or (best == twice and i > choice):
+                    break  # sorted: no later processor can win
+                if running[i] < 0 or not p < end[i] - now:
+                    continue
+                queue = lengths[i]
+                if queue[-1] <= p:
+                    d = twice  # no queued task overtaken: p + p * 1
+                elif thrice <= best:
+                    d = delta_flow_preempting(p, end[i] - now, queue)
+                else:
+                    continue
+                if d < best or (d == best and i < choice):
+                    best, choice = d, i
+        for i in self.stalled:
+            if p > best or (p == best and i > choice):
                 continue
-            d = delta_flow_preempting(p, left, lengths[i]) if preempting else delta_flow(p, left, lengths[i])
+            d = delta_flow(p, 0.0, lengths[i])
             if d < best or (d == best and i < choice):
                 best, choice = d, i
         return choice
 
-    def _file(self, processor: int) -> None:
-        """File ``processor`` under its current state (free, lone with its end, or queued)."""
-        if self.lengths[processor]:
-            kind = QUEUED
-        else:
-            kind = LONE if self.running[processor] >= 0 else FREE
-        old = self.kind[processor]
-        if old == kind and (kind != LONE or self.end[processor] == self.filed_end[processor]):
-            return
-        if old == LONE:
-            del self.lone[bisect_left(self.lone, (self.filed_end[processor], processor))]
-            self.lone_ends.set(processor, -INF)
-        elif old == FREE:
-            del self.free[bisect_left(self.free, processor)]
-        else:
-            self.queued.remove(processor)
-        self.kind[processor] = kind
-        if kind == LONE:
-            end = self.filed_end[processor] = self.end[processor]
-            insort(self.lone, (end, processor))
-            self.lone_ends.set(processor, end)
-        elif kind == FREE:
-            insort(self.free, processor)
-        else:
-            self.queued.add(processor)
-
     def _enqueue(self, row: int, processor: int) -> None:
+        """Queue ``row`` on ``processor``, which leaves the lone ones when its queue was empty."""
+        if not self.lengths[processor]:
+            insort(self.queued, processor)
+            self.lone_ends.set(processor, -INF)
         insort(self.lengths[processor], self.remaining[row])
-        insort(self.waiting[processor], self._key(row))
+        insort(self.waiting[processor], (self.remaining[row], self.release[row], self.ids[row], row))
 
     def _start_next(self, processor: int, now: float) -> None:
-        if self.waiting[processor]:
-            row = self.waiting[processor].pop(0)[3]
-            self.lengths[processor].pop(0)
-            self._start(row, processor, now)
+        """Start the head of ``processor``'s queue (idle, the queue not empty); lone again if it empties."""
+        row = self.waiting[processor].pop(0)[3]
+        lengths = self.lengths[processor]
+        lengths.pop(0)
+        self._start(row, processor, now)
+        if not lengths:
+            del self.queued[bisect_left(self.queued, processor)]
+            self.lone_ends.set(processor, self.end[processor])
 
     def _start(self, row: int, processor: int, now: float) -> None:
-        self._order_start(row, processor)
+        """Start ``row`` on ``processor`` (idle) and file its end."""
+        self._actions.append(("start", row, self._single[processor] or self._allocation(processor)))
         self.processor_of[row] = processor
         self.running[processor] = row
-        self.end[processor] = now + self.remaining[row]
+        end = self.end[processor] = now + self.remaining[row]
+        j = bisect_right(self.ends, end)
+        self.ends.insert(j, end)
+        self.by_end.insert(j, processor)
 
-
-FREE, LONE, QUEUED = 0, 1, 2
-"""How :class:`SRPT` files a processor: idle with an empty queue, running with an empty queue, a non-empty queue."""
+    def _unfile(self, processor: int) -> None:
+        """Remove the end of ``processor``'s running task (which stops now) from ``ends``."""
+        ends, by_end = self.ends, self.by_end
+        j = bisect_left(ends, self.end[processor])
+        while by_end[j] != processor:
+            j += 1  # another processor's task ends at the same time
+        del ends[j], by_end[j]
 
 
 class LatestEnd:
@@ -273,15 +305,15 @@ class LatestEnd:
     Updates wait in ``pending`` until the next query: most arrivals find a free processor and never ask.
     """
 
-    __slots__ = ("size", "tree", "pending")
+    __slots__ = ("size", "tree", "pending", "set")
 
     def __init__(self, m: int) -> None:
         self.size = 1 << max(m - 1, 0).bit_length()
         self.tree = [-INF] * (2 * self.size)
         self.pending: dict[int, float] = {}
-
-    def set(self, processor: int, end: float) -> None:
-        self.pending[processor] = end
+        self.set = self.pending.__setitem__
+        """``set(processor, end)``: record a processor's end (``-inf`` for none); the dict's own method, the
+        commonest call."""
 
     def first_over(self, p: float, now: float) -> int:
         """The lowest processor with ``p < end - now`` (its running task has more than ``p`` left), or -1.
@@ -292,13 +324,14 @@ class LatestEnd:
         for processor, end in self.pending.items():
             i = processor + size
             tree[i] = end
-            i >>= 1
-            while i:
-                latest = max(tree[2 * i], tree[2 * i + 1])
-                if tree[i] == latest:
-                    break  # the ancestors hold the same maxima
-                tree[i] = latest
+            while i > 1:
+                sibling = tree[i ^ 1]
+                if sibling > end:
+                    end = sibling
                 i >>= 1
+                if tree[i] == end:
+                    break  # the ancestors hold the same maxima
+                tree[i] = end
         self.pending.clear()
         if not p < tree[1] - now:
             return -1
