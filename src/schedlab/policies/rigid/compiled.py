@@ -1,12 +1,12 @@
 """FCFS, EASY and conservative on the compiled core: the whole simulation in one call, on the job table's columns.
 
-The core (``schedlab.native._core``, Rust, in ``rust/`` of the repository) implements the event
-loop of :func:`~schedlab.engine.simulator.simulate` and the decisions of
+The core (``schedlab.native._core``, Rust, in ``rust/`` of the repository) runs, on the event
+loop every policy of :func:`~schedlab.engine.simulator.simulate` runs on, the decisions of
 :class:`~schedlab.policies.rigid.fcfs.FCFS`, :class:`~schedlab.policies.rigid.fcfs.EASY` and
 :class:`~schedlab.policies.rigid.conservative.Conservative` (both compressions; the same O(B)
 profile operations, at compiled speed) with first-fit (``basic``) allocation, for rigid jobs whose run time is read from the table
 (:class:`~schedlab.runtime.base.RigidRuntime`). Anything else (another allocator, a run-time
-model, a subclass) is left to the Python engine: :func:`run_compiled` then returns None. The
+model, a subclass) is left to the Python policies: :func:`run_compiled` then returns None. The
 Python policies are the oracles: the core is tested against them job for job.
 
 Cost: O((n + r) log n) for n jobs and r allocated ranges, no Python object per job: the
