@@ -56,6 +56,9 @@ pub struct Events {
     /// Per row: one of [`WAITING`], [`QUEUED`], [`RUNNING`], [`DONE`], [`REJECTED`].
     pub state: Vec<u8>,
     attempt: Vec<u32>,
+    /// Whether a run was ever stopped: until then every end in the heap is live, and the loop
+    /// skips reading the states and attempts of the rows that end (a cache miss each on big traces).
+    stopped: bool,
     /// Per row: when its current run started (NaN when not running or never started), when it ended.
     pub start: Vec<f64>,
     pub end: Vec<f64>,
@@ -81,6 +84,7 @@ impl Events {
             now: f64::NEG_INFINITY,
             state: vec![WAITING; n],
             attempt: vec![0; n],
+            stopped: false,
             start: vec![f64::NAN; n],
             end: vec![f64::NAN; n],
             ends: BinaryHeap::new(),
@@ -117,7 +121,7 @@ impl Events {
             let key = self.ends.pop().unwrap().1;
             let (row, attempt) = ((key >> 32) as u32, key as u32);
             let r = row as usize;
-            if attempt != self.attempt[r] || self.state[r] != RUNNING {
+            if self.stopped && (attempt != self.attempt[r] || self.state[r] != RUNNING) {
                 continue; // stopped since
             }
             self.state[r] = DONE;
@@ -153,6 +157,7 @@ impl Events {
     /// had scheduled is void. Returns when that run started.
     pub fn stop(&mut self, row: usize) -> f64 {
         let started = self.start[row];
+        self.stopped = true;
         self.state[row] = QUEUED;
         self.attempt[row] += 1;
         self.start[row] = f64::NAN;

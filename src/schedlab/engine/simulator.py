@@ -319,7 +319,7 @@ def simulate(
     rng : numpy Generator, optional
         Passed to randomised policies; defaults to ``default_rng(0)`` so runs are reproducible.
     progress : callable(done, total), optional
-        Called about a hundred times with the number of jobs finished (once, at the end, on the core).
+        Called about a hundred times with the number of jobs finished (once, at the end, for a compiled run).
     engine : {"auto", "python", "core"}, optional
         The policy's Python code or its compiled decisions, see above.
 
