@@ -4,7 +4,8 @@
 //! compresses them in queue order, to the earliest start the profile allows (`full`) or only to
 //! now (`start-now`).
 
-use crate::engine::{Engine, MinKey, Policy};
+use crate::engine::{Engine, Policy};
+use crate::events::MinKey;
 use crate::fcfs::row_of_rank;
 use crate::profile::Profile;
 use std::collections::{BinaryHeap, HashMap};
@@ -103,7 +104,7 @@ impl Conservative {
         self.reserved.insert(at, Waiting { rank, row: row as u32, kind, procs, estimate, start });
         self.waiting[row] = true;
         self.res_start[row] = start;
-        self.starts.push(MinKey(start, rank));
+        self.starts.push(MinKey(start, rank as u64));
     }
 
     /// Move the reservation of `self.reserved[idx]` to `start` (earlier).
@@ -115,10 +116,10 @@ impl Conservative {
         self.profile.add(old, old + estimate, procs);
         self.profile.add(start, start + estimate, -procs);
         self.res_start[row] = start;
-        self.starts.push(MinKey(start, rank));
+        self.starts.push(MinKey(start, rank as u64));
         self.stale += 1;
         if self.stale > self.reserved.len() + 64 {
-            self.starts = self.reserved.iter().map(|w| MinKey(w.start, w.rank)).collect();
+            self.starts = self.reserved.iter().map(|w| MinKey(w.start, w.rank as u64)).collect();
             self.stale = 0;
         }
     }
@@ -205,6 +206,7 @@ impl Conservative {
         let mut due = Vec::new();
         loop {
             let Some(&MinKey(start, r)) = self.starts.peek() else { break };
+            let r = r as u32;
             let row = self.row_of_rank[r as usize] as usize;
             if self.res_start[row] != start || !self.waiting[row] {
                 self.starts.pop();
@@ -269,8 +271,8 @@ impl Policy for Conservative {
                 }
             }
         }
-        if !eng.arrived.is_empty() {
-            let mut new = std::mem::take(&mut eng.arrived);
+        if !eng.events.arrived.is_empty() {
+            let mut new = std::mem::take(&mut eng.events.arrived);
             let rank = eng.jobs.rank;
             new.sort_unstable_by_key(|&row| rank[row as usize]);
             for &row in &new {
@@ -283,7 +285,7 @@ impl Policy for Conservative {
                 self.place(eng, r, start);
             }
             new.clear();
-            eng.arrived = new;
+            eng.events.arrived = new;
         }
         self.start_due(eng, now)
     }

@@ -1,11 +1,10 @@
-//! The event loop of `engine/simulator.py` for rigid jobs with fixed run times: at each event
-//! time, all completions (by end time, then row), then all submissions (by submit, then id: the
-//! caller's `order`), then one scheduling pass; timers (`wake_at`) add passes. Policies act on
-//! the [`Engine`] as Python policies act on their `Context`.
+//! The compiled policies' simulation of rigid jobs with fixed run times: schedlab's one event
+//! loop ([`Events`], the one Python policies run on too) with the free processors and the
+//! allocations of first fit. Policies act on the [`Engine`] as Python policies act on their
+//! `Context`.
 
+use crate::events::Events;
 use crate::free_set::FreeSet;
-use std::cmp::Ordering;
-use std::collections::BinaryHeap;
 
 /// The columns the simulation reads, row-aligned with the job table.
 pub struct Jobs<'a> {
@@ -30,33 +29,13 @@ pub struct Outcome {
     pub his: Vec<i64>,
 }
 
-/// A heap entry ordered so that the max-heap pops the smallest (time, key) first.
-#[derive(PartialEq)]
-pub struct MinKey(pub f64, pub u32);
-
-impl Eq for MinKey {}
-
-impl PartialOrd for MinKey {
-    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
-        Some(self.cmp(other))
-    }
-}
-
-impl Ord for MinKey {
-    fn cmp(&self, other: &Self) -> Ordering {
-        other.0.total_cmp(&self.0).then(other.1.cmp(&self.1))
-    }
-}
-
 /// What a policy sees and does: the jobs, the free processors, starts and timers.
 pub struct Engine<'a> {
     pub jobs: Jobs<'a>,
     pub free: FreeSet,
-    /// Rows submitted at this event time, in (submit, id) order, not yet taken by the policy.
-    pub arrived: Vec<u32>,
-    ends: BinaryHeap<MinKey>,
-    timers: BinaryHeap<MinKey>,
-    start: Vec<f64>,
+    /// The clock and the job states; `events.arrived` are the rows submitted at this event time,
+    /// in (submit, id) order, which the policy takes in its pass.
+    pub events: Events,
     alloc_at: Vec<u32>,
     alloc_len: Vec<u32>,
     ranges: Vec<(i64, i64)>,
@@ -65,7 +44,7 @@ pub struct Engine<'a> {
 pub trait Policy {
     /// Jobs that ended at `now` (by end time, then row).
     fn complete(&mut self, eng: &mut Engine, rows: &[u32], now: f64) -> Result<(), String>;
-    /// One scheduling pass at `now`, after completions and submissions (`eng.arrived`).
+    /// One scheduling pass at `now`, after completions and submissions (`eng.events.arrived`).
     fn schedule(&mut self, eng: &mut Engine, now: f64) -> Result<(), String>;
 }
 
@@ -79,74 +58,46 @@ impl Engine<'_> {
         self.alloc_at[row] = self.ranges.len() as u32;
         self.free.pop_first(k, &mut self.ranges);
         self.alloc_len[row] = self.ranges.len() as u32 - self.alloc_at[row];
-        self.start[row] = now;
-        self.ends.push(MinKey(now + self.jobs.duration[row], row as u32));
+        self.events.launch(row, self.jobs.duration[row]);
         Ok(())
     }
 
     /// Ask for a scheduling pass at `time` (> now).
     pub fn wake_at(&mut self, time: f64) {
-        self.timers.push(MinKey(time, 0));
+        self.events.wake_at(time);
     }
 }
 
 /// Simulate `policy` on `n_procs` processors (the caller checked that every job fits).
 pub fn run<P: Policy>(jobs: Jobs, n_procs: i64, policy: &mut P) -> Result<Outcome, String> {
     let n = jobs.submit.len();
+    let events = Events::new(jobs.submit, jobs.order);
     let mut eng = Engine {
         jobs,
         free: FreeSet::full(n_procs),
-        arrived: Vec::new(),
-        ends: BinaryHeap::new(),
-        timers: BinaryHeap::new(),
-        start: vec![f64::NAN; n],
+        events,
         alloc_at: vec![0; n],
         alloc_len: vec![0; n],
         ranges: Vec::with_capacity(n),
     };
-    let mut end = vec![f64::NAN; n];
-    let order = eng.jobs.order;
-    let submit = eng.jobs.submit;
     let mut done: Vec<u32> = Vec::new();
-    let mut i = 0;
-    loop {
-        let mut t = if i < n { submit[order[i] as usize] } else { f64::INFINITY };
-        if let Some(top) = eng.ends.peek() {
-            t = t.min(top.0);
-        }
-        if let Some(top) = eng.timers.peek() {
-            t = t.min(top.0);
-        }
-        if t == f64::INFINITY {
-            break;
-        }
-        done.clear();
-        while let Some(top) = eng.ends.peek() {
-            if top.0 != t {
-                break;
-            }
-            let row = eng.ends.pop().unwrap().1;
-            let r = row as usize;
-            end[r] = t;
-            let at = eng.alloc_at[r] as usize;
-            for k in at..at + eng.alloc_len[r] as usize {
+    while eng.events.advance() {
+        let t = eng.events.now;
+        std::mem::swap(&mut done, &mut eng.events.done);
+        for &row in &done {
+            let at = eng.alloc_at[row as usize] as usize;
+            for k in at..at + eng.alloc_len[row as usize] as usize {
                 let (lo, hi) = eng.ranges[k];
                 eng.free.add(lo, hi);
             }
-            done.push(row);
         }
         if !done.is_empty() {
             policy.complete(&mut eng, &done, t)?;
         }
-        while i < n && submit[order[i] as usize] == t {
-            eng.arrived.push(order[i] as u32);
-            i += 1;
-        }
-        while eng.timers.peek().is_some_and(|top| top.0 <= t) {
-            eng.timers.pop();
-        }
+        eng.events.release();
         policy.schedule(&mut eng, t)?;
     }
+    let Events { start, end, .. } = eng.events;
     if let Some(r) = end.iter().position(|e| e.is_nan()) {
         return Err(format!("job row {r} never started or never ended"));
     }
@@ -162,5 +113,5 @@ pub fn run<P: Policy>(jobs: Jobs, n_procs: i64, policy: &mut P) -> Result<Outcom
         }
         offsets.push(los.len() as i64);
     }
-    Ok(Outcome { start: eng.start, end, offsets, los, his })
+    Ok(Outcome { start, end, offsets, los, his })
 }

@@ -28,7 +28,7 @@ impl Fcfs {
 
     /// Queue the jobs submitted now, in queue order; when nothing waits, those that fit start at once.
     fn enqueue_arrivals(&mut self, eng: &mut Engine, now: f64) -> Result<(), String> {
-        let mut arrived = std::mem::take(&mut eng.arrived);
+        let mut arrived = std::mem::take(&mut eng.events.arrived);
         let rank = eng.jobs.rank;
         arrived.sort_unstable_by_key(|&row| rank[row as usize]);
         let mut i = 0;
@@ -43,7 +43,7 @@ impl Fcfs {
             self.queue.push(rank[r] as usize, eng.jobs.procs[r], eng.jobs.estimate[r]);
         }
         arrived.clear();
-        eng.arrived = arrived;
+        eng.events.arrived = arrived;
         Ok(())
     }
 
@@ -87,7 +87,7 @@ impl Policy for Fcfs {
     }
 
     fn schedule(&mut self, eng: &mut Engine, now: f64) -> Result<(), String> {
-        if !eng.arrived.is_empty() {
+        if !eng.events.arrived.is_empty() {
             self.enqueue_arrivals(eng, now)?;
         }
         if self.queue.count == 0 || eng.free.size < self.queue.min_procs() {

@@ -8,11 +8,13 @@ mod alloc_text;
 mod conservative;
 mod csv_out;
 mod engine;
+mod events;
 mod fcfs;
 mod free_set;
 mod profile;
 mod queue;
 mod running;
+mod stepper;
 mod swf;
 mod validate;
 
@@ -141,5 +143,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(swf::parse_swf, m)?)?;
     m.add_function(wrap_pyfunction!(alloc_text::format_ranges, m)?)?;
     m.add_function(wrap_pyfunction!(csv_out::append_csv_rows, m)?)?;
+    m.add_class::<stepper::EventCore>()?;
     Ok(())
 }

@@ -19,15 +19,12 @@ from schedlab.engine import simulate
 from schedlab.errors import InputError, ValidationError
 from schedlab.platform import Machine
 from schedlab.platform.registry import parse_platform
-from schedlab.policies.rigid.compiled import AVAILABLE
 from schedlab.registry import make_policy
 from schedlab.runtime.penalty import parse_penalty
 from schedlab.schedule import Instance, JobStatus, Schedule
 from schedlab.validation import validate
 from schedlab.workload.jobs import JobTable
 from strategies import job_tables, rigid_instances
-
-pytestmark = pytest.mark.skipif(not AVAILABLE, reason="the compiled core is not built")
 
 POLICIES = [
     ("fcfs", {"order": "fcfs"}),

@@ -5,6 +5,15 @@ at each event time, first all completions, then all submissions, then exactly
 one scheduling pass. Equal times are never broken by chance: completions go by
 (end time, row), submissions by (submit, id).
 
+The event loop is schedlab's compiled core (``rust/src/events.rs`` in the
+repository), the one the compiled policies run on too: it owns the clock, the
+job states, the start and end times and the pending ends and timers.
+:func:`simulate` steps through it, one call per event time, and calls the
+policy; the policy's :class:`Context` checks every action (with the messages of
+:class:`~schedlab.errors.IllegalDecision`) and passes it on to the core. What
+Python policies read stays Python: the free set, the allocations, the run-time
+model.
+
 Cost: O((n + e) log n) engine work for n jobs and e timer events, plus the
 policy's own work; resources are an :class:`IntervalSet`, so starting or ending a
 job costs O(r log F) for r ranges and F free fragments, never a scan of all processors.
@@ -12,7 +21,6 @@ job costs O(r log F) for r ranges and F free fragments, never a scan of all proc
 
 from __future__ import annotations
 
-import heapq
 import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -21,6 +29,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from schedlab.errors import IllegalDecision, InputError, SchedlabError
+from schedlab.native._core import EventCore
 from schedlab.platform.intervals import Allocation, IntervalSet
 from schedlab.runtime.base import RuntimeModel
 from schedlab.schedule import Instance, JobStatus, Piece, Schedule
@@ -29,13 +38,16 @@ if TYPE_CHECKING:
     from schedlab.engine.policy import OnlinePolicy
 
 WAITING, QUEUED, RUNNING, DONE, REJECTED = range(5)
+"""Job states, numbered as the core numbers them."""
 _STATE_NAMES = ("not submitted", "queued", "running", "finished", "rejected")
 
 ProgressCallback = Callable[[int, int], None]
 
 ENGINES = ("auto", "python", "core")
-"""How :func:`simulate` runs a policy: ``auto`` (the compiled core when the policy offers it for the
-instance, else the event loop below), ``python`` (always the event loop), ``core`` (the compiled core or an error)."""
+"""Which implementation of a policy :func:`simulate` runs: ``auto`` (its compiled decisions when the
+policy offers them for the instance, else its Python code), ``python`` (always its Python code: the
+oracle of the compiled policies), ``core`` (its compiled decisions or an error). Both run on the same
+event loop."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -82,6 +94,9 @@ class Context:
         self.free = IntervalSet.full(self.n_procs)
         self.now = -np.inf
         n = len(jobs)
+        self._n = n
+        order = np.lexsort((jobs.id, jobs.submit)).astype(np.int64)
+        self._core = EventCore(np.ascontiguousarray(jobs.submit, dtype=np.float64), order)
         self._ids = jobs.id.tolist()
         self._procs = jobs.procs.tolist()
         self._duration = np.minimum(jobs.run_time, jobs.requested_time).tolist()
@@ -91,15 +106,9 @@ class Context:
         self._clairvoyant = bool(policy.clairvoyant)
         self._fixed = instance.runtime.fixed
         self._shaped = instance.platform.shaped
-        self._state = [WAITING] * n
-        self._attempt = [0] * n
-        self._start = [np.nan] * n
         self._placed = [np.nan] * n  # when the current allocation was taken: the start, or the last move
-        self._end = [np.nan] * n
         self._alloc: list[Allocation | None] = [None] * n
         self._aborted: list[Piece] = []
-        self._ends: list[tuple[float, int, int]] = []  # (end time, row, attempt)
-        self._timers: list[float] = []
 
     @property
     def runtime(self) -> RuntimeModel | None:
@@ -116,7 +125,7 @@ class Context:
     def start(self, row: int, alloc: Allocation) -> None:
         """Start queued job ``row`` now on the processor ranges ``alloc``."""
         self._check_row(row)
-        state = self._state[row]
+        state = self._core.state(row)
         if state != QUEUED:
             raise IllegalDecision(f"cannot start job {self._ids[row]}: it is {_STATE_NAMES[state]} at time {self.now}")
         self._check_allocation(row, alloc, self._procs[row] if self._fixed else None)
@@ -168,9 +177,10 @@ class Context:
         items = sorted(moves.items())
         for row, alloc in items:
             self._check_row(row)
-            if self._state[row] != RUNNING:
+            state = self._core.state(row)
+            if state != RUNNING:
                 raise IllegalDecision(
-                    f"cannot move job {self._ids[row]}: it is {_STATE_NAMES[self._state[row]]} at time {self.now}"
+                    f"cannot move job {self._ids[row]}: it is {_STATE_NAMES[state]} at time {self.now}"
                 )
             size = sum(hi - lo for lo, hi in self._current(row))
             self._check_allocation(row, alloc, size)
@@ -204,10 +214,9 @@ class Context:
         The homogeneous machine's default allocation, done in one pass over the free set.
         """
         self._check_row(row)
-        if self._state[row] != QUEUED:
-            raise IllegalDecision(
-                f"cannot start job {self._ids[row]}: it is {_STATE_NAMES[self._state[row]]} at time {self.now}"
-            )
+        state = self._core.state(row)
+        if state != QUEUED:
+            raise IllegalDecision(f"cannot start job {self._ids[row]}: it is {_STATE_NAMES[state]} at time {self.now}")
         if self._procs[row] > self.free.size:
             raise IllegalDecision(
                 f"cannot start job {self._ids[row]} at time {self.now}: needs {self._procs[row]} processors, {self.free.size} free"
@@ -224,15 +233,13 @@ class Context:
         return alloc
 
     def _launch(self, row: int, alloc: Allocation) -> None:
-        self._state[row] = RUNNING
-        self._start[row] = self.now
         self._placed[row] = self.now
         self._alloc[row] = alloc
         if self._fixed:
             duration = self._remaining[row]
         else:
             duration, self._killed[row] = self._runtime.duration(row, alloc)
-        heapq.heappush(self._ends, (self.now + duration, row, self._attempt[row]))
+        self._core.launch(row, duration)
 
     def abort(self, row: int) -> None:
         """Stop running job ``row`` now; its work is lost and it waits to be started again."""
@@ -253,37 +260,37 @@ class Context:
     def _stop(self, row: int, *, kept: bool) -> None:
         self._check_row(row)
         action = "preempt" if kept else "abort"
-        if self._state[row] != RUNNING:
-            raise IllegalDecision(f"cannot {action} job {self._ids[row]}: it is {_STATE_NAMES[self._state[row]]}")
-        if self._placed[row] != self._start[row]:
+        state = self._core.state(row)
+        if state != RUNNING:
+            raise IllegalDecision(f"cannot {action} job {self._ids[row]}: it is {_STATE_NAMES[state]}")
+        if self._placed[row] != self._core.started(row):
             raise IllegalDecision(f"cannot {action} job {self._ids[row]}: it was moved since it started")
         alloc = self._alloc[row]
         assert alloc is not None  # set by start while RUNNING
-        if not (kept and self.now == self._start[row]):  # a preemption at its start leaves no trace
-            self._aborted.append(Piece(row, self._start[row], self.now, alloc, kept))
-        self._remaining[row] = self._remaining[row] - (self.now - self._start[row]) if kept else self._duration[row]
+        started = self._core.stop(row)
+        if not (kept and self.now == started):  # a preemption at its start leaves no trace
+            self._aborted.append(Piece(row, started, self.now, alloc, kept))
+        self._remaining[row] = self._remaining[row] - (self.now - started) if kept else self._duration[row]
         self.free.add(alloc)
-        self._state[row] = QUEUED
-        self._attempt[row] += 1
-        self._start[row] = np.nan
         self._alloc[row] = None
 
     def reject(self, row: int) -> None:
         """Refuse queued job ``row``: it will never run."""
         self._check_row(row)
-        if self._state[row] != QUEUED:
-            raise IllegalDecision(f"cannot reject job {self._ids[row]}: it is {_STATE_NAMES[self._state[row]]}")
-        self._state[row] = REJECTED
+        state = self._core.state(row)
+        if state != QUEUED:
+            raise IllegalDecision(f"cannot reject job {self._ids[row]}: it is {_STATE_NAMES[state]}")
+        self._core.reject(row)
 
     def wake_at(self, time: float) -> None:
         """Ask for a scheduling pass at ``time`` (> now) even if no job event happens then."""
         if not time > self.now:
             raise IllegalDecision(f"timer at {time} is not after now ({self.now})")
-        heapq.heappush(self._timers, time)
+        self._core.wake_at(time)
 
     def _check_row(self, row: int) -> None:
-        if not 0 <= row < len(self._state):
-            raise IllegalDecision(f"unknown job row {row} (the instance has {len(self._state)} jobs)")
+        if not 0 <= row < self._n:
+            raise IllegalDecision(f"unknown job row {row} (the instance has {self._n} jobs)")
 
 
 def simulate(
@@ -296,8 +303,10 @@ def simulate(
 ) -> Schedule:
     """Run ``policy`` online on ``instance`` and return the schedule it produced.
 
-    A policy may offer ``compiled_run(instance) -> Schedule | None``: the whole simulation done at once
-    by schedlab's compiled core, the same schedule as this event loop (the built-in FCFS and EASY do,
+    Every policy runs on the one event loop of the compiled core (see the module docstring): a Python
+    policy through the calls below, one step per event time. A policy may also offer
+    ``compiled_run(instance) -> Schedule | None``: the whole simulation done at once with its decisions
+    compiled too, the same schedule as its Python code (the built-in FCFS, EASY and conservative do,
     :mod:`schedlab.policies.rigid.compiled`). ``engine`` (one of :data:`ENGINES`; default: the
     ``SCHEDLAB_ENGINE`` environment variable, else ``auto``) says whether it is used.
 
@@ -310,9 +319,9 @@ def simulate(
     rng : numpy Generator, optional
         Passed to randomised policies; defaults to ``default_rng(0)`` so runs are reproducible.
     progress : callable(done, total), optional
-        Called about a hundred times with the number of jobs finished (once, at the end, on the core).
+        Called about a hundred times with the number of jobs finished (once, at the end, for a compiled run).
     engine : {"auto", "python", "core"}, optional
-        Event loop or compiled core, see above.
+        The policy's Python code or its compiled decisions, see above.
 
     Raises
     ------
@@ -344,63 +353,33 @@ def simulate(
     ctx = Context(instance, policy, rng if rng is not None else np.random.default_rng(0))
     policy.reset(ctx)
 
-    order = np.lexsort((jobs.id, jobs.submit))
-    sub_rows = order.tolist()
-    sub_times = jobs.submit[order].tolist()
-    sub_times.append(np.inf)
-    ends, timers, state, free = ctx._ends, ctx._timers, ctx._state, ctx.free
-    end_times, allocs = ctx._end, ctx._alloc
-    attempt = ctx._attempt
-    heappop = heapq.heappop
-    inf = np.inf
-    i = 0
+    step, release = ctx._core.step, ctx._core.release
+    free, allocs = ctx.free, ctx._alloc
     n_done = 0
-    next_report = step = max(1, n // 100)
-    while True:
-        t = sub_times[i]
-        if ends and ends[0][0] < t:
-            t = ends[0][0]
-        if timers and timers[0] < t:
-            t = timers[0]
-        if t == inf:
-            break
+    next_report = step_size = max(1, n // 100)
+    while (event := step()) is not None:
+        t, done, arrived = event
         ctx.now = t
-        if ends and ends[0][0] == t:
-            done = []
-            while ends and ends[0][0] == t:
-                _, row, att = heappop(ends)
-                if att != attempt[row] or state[row] != RUNNING:
-                    continue  # aborted since
-                state[row] = DONE
-                end_times[row] = t
+        if done is not None:
+            for row in done:
                 alloc = allocs[row]
                 assert alloc is not None  # set by start while RUNNING
                 free.add(alloc)
-                done.append(row)
-            if done:
-                n_done += len(done)
-                policy.complete(done, t)
-                if progress is not None and n_done >= next_report:
-                    progress(n_done, n)
-                    next_report = n_done + step
-        if sub_times[i] == t:
-            j = i + 1
-            while sub_times[j] == t:
-                j += 1
-            rows = sub_rows[i:j]
-            for row in rows:
-                state[row] = QUEUED
-            i = j
-            policy.submit(rows, t)
-        while timers and timers[0] <= t:
-            heappop(timers)
+            n_done += len(done)
+            policy.complete(done, t)
+            if progress is not None and n_done >= next_report:
+                progress(n_done, n)
+                next_report = n_done + step_size
+        if arrived is not None:
+            release()
+            policy.submit(arrived, t)
         policy.schedule(t)
 
     return _collect(ctx, policy, n)
 
 
 def _compiled(instance: Instance, policy: OnlinePolicy, engine: str | None) -> Schedule | None:
-    """The schedule from the policy's compiled run, or None when the event loop must run (see :func:`simulate`)."""
+    """The schedule from the policy's compiled run, or None when its Python code must run (see :func:`simulate`)."""
     where = "engine" if engine is not None else "SCHEDLAB_ENGINE"
     engine = engine if engine is not None else os.environ.get("SCHEDLAB_ENGINE") or "auto"
     if engine not in ENGINES:
@@ -418,22 +397,22 @@ def _compiled(instance: Instance, policy: OnlinePolicy, engine: str | None) -> S
 
 
 def _collect(ctx: Context, policy: OnlinePolicy, n: int) -> Schedule:
-    state = ctx._state
-    left = [r for r in range(n) if state[r] in (QUEUED, RUNNING)]
+    raw_state, raw_start, raw_end = ctx._core.outcome()
+    state_a = np.frombuffer(raw_state, dtype=np.uint8).astype(np.int8)
+    left = np.flatnonzero((state_a == QUEUED) | (state_a == RUNNING)).tolist()
     if left:
         ids = ", ".join(str(ctx._ids[r]) for r in left[:5])
         raise SchedlabError(
             f"policy {policy.describe()} left {len(left)} job(s) never started or never ended (job ids {ids}...)"
         )
     status = np.zeros(n, dtype=np.int8)
-    state_a = np.asarray(state, dtype=np.int8)
     killed = np.asarray(ctx._killed, dtype=bool)
     status[state_a == DONE] = JobStatus.COMPLETED
     status[(state_a == DONE) & killed] = JobStatus.KILLED
     status[state_a == REJECTED] = JobStatus.REJECTED
     return Schedule(
-        start=np.asarray(ctx._start, dtype=np.float64),
-        end=np.asarray(ctx._end, dtype=np.float64),
+        start=np.frombuffer(raw_start, dtype=np.float64).copy(),
+        end=np.frombuffer(raw_end, dtype=np.float64).copy(),
         status=status,
         alloc=ctx._alloc,
         aborted=ctx._aborted,

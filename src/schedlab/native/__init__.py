@@ -1,8 +1,9 @@
 """schedlab's compiled core: the extension module ``_core``, built from ``rust/`` by maturin.
 
-It holds the rigid-job engine with FCFS, EASY and conservative backfilling (used by
-:mod:`schedlab.policies.rigid.compiled`) and, sharing no code with it, the validator's
+It holds schedlab's one event loop (used by :mod:`schedlab.engine.simulator` for every Python
+policy), FCFS, EASY and conservative backfilling on it (used by
+:mod:`schedlab.policies.rigid.compiled`) and, sharing no code with them, the validator's
 double-booking sweep (used by :mod:`schedlab.validation`). This package is the bottom layer of
-the import contracts and nothing else imports it, so the rest of schedlab never learns which
-path ran.
+the import contracts and only the modules its contract names import it, so the layers above the
+engine and the policies never learn which implementation of a policy ran.
 """

@@ -1,12 +1,12 @@
 """FCFS, EASY and conservative on the compiled core: the whole simulation in one call, on the job table's columns.
 
-The core (``schedlab.native._core``, Rust, in ``rust/`` of the repository) implements the event
-loop of :func:`~schedlab.engine.simulator.simulate` and the decisions of
+The core (``schedlab.native._core``, Rust, in ``rust/`` of the repository) runs, on the event
+loop every policy of :func:`~schedlab.engine.simulator.simulate` runs on, the decisions of
 :class:`~schedlab.policies.rigid.fcfs.FCFS`, :class:`~schedlab.policies.rigid.fcfs.EASY` and
 :class:`~schedlab.policies.rigid.conservative.Conservative` (both compressions; the same O(B)
 profile operations, at compiled speed) with first-fit (``basic``) allocation, for rigid jobs whose run time is read from the table
 (:class:`~schedlab.runtime.base.RigidRuntime`). Anything else (another allocator, a run-time
-model, a subclass) is left to the Python engine: :func:`run_compiled` then returns None. The
+model, a subclass) is left to the Python policies: :func:`run_compiled` then returns None. The
 Python policies are the oracles: the core is tested against them job for job.
 
 Cost: O((n + r) log n) for n jobs and r allocated ranges, no Python object per job: the
@@ -18,19 +18,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from schedlab.native import _core  # built by every install: the engine's event loop runs on it too
 from schedlab.platform.intervals import AllocationTable
 from schedlab.policies.rigid.queue import ORDERS, priority_ranks
 from schedlab.runtime.base import RigidRuntime
 from schedlab.schedule import Instance, JobStatus, Schedule
-
-try:
-    from schedlab.native import _core
-
-    AVAILABLE = True
-    """Whether the compiled core was built and imports."""
-except ImportError:  # a source tree whose extension was not built: the Python engine runs
-    AVAILABLE = False
-
 
 KINDS = ("fcfs", "easy", "conservative-full", "conservative-start-now")
 """The policies the core runs: FCFS, EASY, conservative with full or start-now compression."""
@@ -44,7 +36,7 @@ def run_compiled(instance: Instance, kind: str, *, order: str, allocator: str, d
     own (no penalty, no partition model), on any platform (first fit ignores its shape, as the
     Python path's ``start_first_fit`` does). Every job fits the machine (the engine checked).
     """
-    if not AVAILABLE or kind not in KINDS or allocator != "basic" or order not in ORDERS:
+    if kind not in KINDS or allocator != "basic" or order not in ORDERS:
         return None
     if type(instance.runtime) is not RigidRuntime:
         return None

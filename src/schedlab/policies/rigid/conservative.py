@@ -147,7 +147,7 @@ class Conservative:
     def compiled_run(self, instance: Instance) -> Schedule | None:
         """The whole run on the compiled core (:mod:`~schedlab.policies.rigid.compiled`), or None where
         it does not apply (another allocator, a set profile, exact reservations, a run-time model, a subclass);
-        same schedule as the event loop."""
+        same schedule as this Python code, its oracle."""
         if type(self) is not Conservative or self.compress not in COMPRESSIONS:
             return None
         if self.profile_kind != "counts" or self.estimate_kind != "requested":  # the core plans on requested times

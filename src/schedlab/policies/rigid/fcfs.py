@@ -61,7 +61,7 @@ class FCFS:
 
     def compiled_run(self, instance: Instance) -> Schedule | None:
         """The whole run on the compiled core (:mod:`~schedlab.policies.rigid.compiled`), or None where
-        it does not apply (another allocator, a run-time model, a subclass); same schedule as the event loop."""
+        it does not apply (another allocator, a run-time model, a subclass); same schedule as this Python code, its oracle."""
         if type(self) not in (FCFS, EASY):
             return None
         kind = "easy" if type(self) is EASY else "fcfs"
