@@ -1,8 +1,10 @@
-//! schedlab's compiled core (`schedlab.native._core`): the rigid-job engine with its built-in
+//! schedlab's compiled core (`schedlab.native._core`): the one event loop every simulation runs
+//! on (`events.rs`; Python policies step it through `EventCore`, `stepper.rs`), the built-in
 //! FCFS, EASY and conservative backfilling policies on columnar inputs; and, sharing no code
 //! with them, the validator's double-booking sweep, the allocation text of `jobs.csv` and the SWF
-//! parser of `workload/swf.py`. Python reaches it only through
-//! `schedlab.policies.rigid.compiled`; the pure-Python engine and policies stay the reference.
+//! parser of `workload/swf.py`. Python reaches it through the engine (`engine/simulator.py`), the
+//! compiled policies (`policies/rigid/compiled.py`) and those readers and writers; the pure-Python
+//! policies stay the compiled ones' reference.
 
 mod alloc_text;
 mod conservative;
