@@ -10,6 +10,7 @@ mod csv_out;
 mod engine;
 mod fcfs;
 mod free_set;
+mod mask_profile;
 mod profile;
 mod queue;
 mod running;
@@ -141,5 +142,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(swf::parse_swf, m)?)?;
     m.add_function(wrap_pyfunction!(alloc_text::format_ranges, m)?)?;
     m.add_function(wrap_pyfunction!(csv_out::append_csv_rows, m)?)?;
+    m.add_class::<mask_profile::MaskProfile>()?;
     Ok(())
 }

@@ -1,0 +1,389 @@
+//! The processor-set profile of conservative backfilling with forced allocators, compiled: Algorithm 1
+//! of Mendonca (2017), section 4.5.1, over free sets held as bit masks of 64-bit words.
+//!
+//! The same object as the Python `SetProfile` of `schedlab.policies.rigid.profile`, operation for
+//! operation: sorted slice starts `times`, the free set of each slice (`words` u64 words a slice,
+//! bit `p` set when processor `p` is free), its size, neighbours with equal sets merged. `find` runs
+//! the same search with the fit tests of the forced allocators done on words (`cont`: the longest
+//! run of ones; `loc`: the `k` fullest clusters; `plat`: the fullest node at one depth), so it
+//! returns the same start and free set; the allocation itself stays with the Python allocator.
+//! Cost: reserving over s slices O(s w) word operations for w words a slice; a search O(W w) per
+//! candidate start for windows of W slices, each fit test O(w) (plus O(c) for c clusters).
+
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::PyBytes;
+
+/// The fit test of a forced allocator, in numbers: see `MaskProfile::find`.
+#[derive(Clone, Copy)]
+enum Rule {
+    Any,
+    Run,
+    Local { width: usize, k: usize },
+    Level { width: usize },
+}
+
+#[pyclass(module = "schedlab.native._core")]
+pub struct MaskProfile {
+    n: usize,
+    words: usize,
+    times: Vec<f64>,
+    free: Vec<u64>, // slice i: free[i * words .. (i + 1) * words]
+    sizes: Vec<i64>,
+    scratch: Vec<i64>, // per-cluster counts of the `loc` test
+}
+
+/// Ones among bits `[lo, hi)` of `mask`.
+fn count_range(mask: &[u64], lo: usize, hi: usize) -> i64 {
+    if lo >= hi {
+        return 0;
+    }
+    let (a, b) = (lo / 64, (hi - 1) / 64);
+    let head = !0u64 << (lo % 64);
+    let tail = !0u64 >> (63 - (hi - 1) % 64);
+    if a == b {
+        return (mask[a] & head & tail).count_ones() as i64;
+    }
+    let mut total = (mask[a] & head).count_ones() + (mask[b] & tail).count_ones();
+    for w in &mask[a + 1..b] {
+        total += w.count_ones();
+    }
+    total as i64
+}
+
+/// Whether `mask` holds `size` consecutive ones (bits beyond the machine are zero).
+fn has_run(mask: &[u64], size: i64) -> bool {
+    let mut run: i64 = 0; // ones ending at the top of the words read so far
+    for &word in mask {
+        let t = word.trailing_ones();
+        run += t as i64;
+        if run >= size {
+            return true;
+        }
+        if t == 64 {
+            continue;
+        }
+        let mut x = word >> t; // bit 0 is a zero
+        let mut pos = t;
+        run = 0;
+        while x != 0 {
+            let z = x.trailing_zeros();
+            x >>= z;
+            pos += z;
+            let o = x.trailing_ones();
+            if pos + o == 64 {
+                run = o as i64; // continues into the next word
+                break;
+            }
+            if o as i64 >= size {
+                return true;
+            }
+            x >>= o;
+            pos += o;
+        }
+    }
+    false
+}
+
+fn popcount(mask: &[u64]) -> i64 {
+    mask.iter().map(|w| w.count_ones() as i64).sum()
+}
+
+impl MaskProfile {
+    fn slice(&self, i: usize) -> &[u64] {
+        &self.free[i * self.words..(i + 1) * self.words]
+    }
+
+    /// First index with `times[i] >= t` (Python's `bisect_left`).
+    fn lower(&self, t: f64) -> usize {
+        self.times.partition_point(|&x| x < t)
+    }
+
+    fn split(&mut self, t: f64) -> usize {
+        let i = self.lower(t);
+        if i == self.times.len() || self.times[i] != t {
+            let w = self.words;
+            self.times.insert(i, t);
+            let copy: Vec<u64> = self.free[(i - 1) * w..i * w].to_vec();
+            self.free.splice(i * w..i * w, copy);
+            self.sizes.insert(i, self.sizes[i - 1]);
+        }
+        i
+    }
+
+    fn merge_at(&mut self, i: usize) {
+        if i > 0 && i < self.times.len() && self.slice(i) == self.slice(i - 1) {
+            let w = self.words;
+            self.times.remove(i);
+            self.free.drain(i * w..(i + 1) * w);
+            self.sizes.remove(i);
+        }
+    }
+
+    fn mask_of(&self, ranges: &[(i64, i64)]) -> PyResult<Vec<u64>> {
+        let mut mask = vec![0u64; self.words];
+        for &(lo, hi) in ranges {
+            if lo < 0 || hi > self.n as i64 || lo > hi {
+                return Err(PyValueError::new_err(format!("range [{lo}, {hi}) outside the machine")));
+            }
+            for p in lo as usize..hi as usize {
+                mask[p / 64] |= 1u64 << (p % 64);
+            }
+        }
+        Ok(mask)
+    }
+
+    fn fits(&mut self, window: &[u64], size: i64, rule: Rule) -> bool {
+        match rule {
+            Rule::Any => true,
+            Rule::Run => has_run(window, size),
+            Rule::Level { width } => (0..self.n.div_ceil(width))
+                .any(|a| count_range(window, a * width, ((a + 1) * width).min(self.n)) >= size),
+            Rule::Local { width, k } => {
+                let clusters = self.n.div_ceil(width);
+                if k >= clusters {
+                    return popcount(window) >= size;
+                }
+                self.scratch.clear();
+                for c in 0..clusters {
+                    self.scratch.push(count_range(window, c * width, ((c + 1) * width).min(self.n)));
+                }
+                self.scratch.select_nth_unstable_by(k - 1, |a, b| b.cmp(a)); // the k largest first
+                self.scratch[..k].iter().sum::<i64>() >= size
+            }
+        }
+    }
+}
+
+#[pymethods]
+impl MaskProfile {
+    /// All `n_procs` processors free from `now` on.
+    #[new]
+    fn new(n_procs: usize, now: f64) -> Self {
+        let words = n_procs.div_ceil(64).max(1);
+        let mut free = vec![!0u64; words];
+        if n_procs % 64 != 0 {
+            free[words - 1] = (1u64 << (n_procs % 64)) - 1;
+        }
+        if n_procs == 0 {
+            free[0] = 0;
+        }
+        MaskProfile { n: n_procs, words, times: vec![now], free, sizes: vec![n_procs as i64], scratch: Vec::new() }
+    }
+
+    /// Slice start times.
+    #[getter]
+    fn times(&self) -> Vec<f64> {
+        self.times.clone()
+    }
+
+    /// Free processors per slice.
+    #[getter]
+    fn sizes(&self) -> Vec<i64> {
+        self.sizes.clone()
+    }
+
+    /// The free set of slice `i` as little-endian bytes of its mask (`int.from_bytes(..., "little")`).
+    fn free_bytes<'py>(&self, py: Python<'py>, i: usize) -> PyResult<Bound<'py, PyBytes>> {
+        if i >= self.times.len() {
+            return Err(PyValueError::new_err(format!("slice {i} of {}", self.times.len())));
+        }
+        let raw: Vec<u8> = self.slice(i).iter().flat_map(|w| w.to_le_bytes()).collect();
+        Ok(PyBytes::new(py, &raw))
+    }
+
+    /// Forget the past: the profile starts at `now`.
+    fn trim(&mut self, now: f64) {
+        let i = self.times.partition_point(|&x| x <= now).saturating_sub(1);
+        if i > 0 {
+            self.times.drain(..i);
+            self.free.drain(..i * self.words);
+            self.sizes.drain(..i);
+        }
+        self.times[0] = now;
+    }
+
+    /// Flip the processors of `ranges` over `[start, end)` (end may be infinite): taken when `take`,
+    /// else given back; the caller knows they were all free, or all taken.
+    fn apply(&mut self, start: f64, end: f64, ranges: Vec<(i64, i64)>, take: bool) -> PyResult<()> {
+        let mask = self.mask_of(&ranges)?;
+        let count = popcount(&mask);
+        let delta = if take { -count } else { count };
+        let i = self.split(start);
+        let j = if end == f64::INFINITY { self.times.len() } else { self.split(end) };
+        let w = self.words;
+        for s in i..j {
+            for (f, m) in self.free[s * w..(s + 1) * w].iter_mut().zip(&mask) {
+                *f ^= m;
+            }
+            self.sizes[s] += delta;
+        }
+        self.merge_at(j);
+        self.merge_at(i);
+        Ok(())
+    }
+
+    /// Python's `bisect_left(times, t)`: the slices starting before `t`.
+    fn index(&self, t: f64) -> usize {
+        self.lower(t)
+    }
+
+    /// The largest free count among slices `0 .. stop` (0 if none).
+    fn max_size(&self, stop: usize) -> i64 {
+        self.sizes[..stop.min(self.sizes.len())].iter().copied().max().unwrap_or(0)
+    }
+
+    /// The earliest slice start (before slice `stop`, if given) with `procs` processors free by count
+    /// for `duration`; from `times[stop]` on every processor counts free; infinity if none.
+    #[pyo3(signature = (procs, duration, stop=None))]
+    fn earliest_count(&self, procs: i64, duration: f64, stop: Option<usize>) -> f64 {
+        let (times, free) = (&self.times, &self.sizes);
+        let n = stop.unwrap_or(times.len());
+        let mut i = 0;
+        'candidates: while i < n {
+            if free[i] < procs {
+                i += 1;
+                continue;
+            }
+            let end = times[i] + duration;
+            let mut j = i + 1;
+            while j < n && times[j] < end {
+                if free[j] < procs {
+                    i = j + 1;
+                    continue 'candidates;
+                }
+                j += 1;
+            }
+            return times[i];
+        }
+        f64::INFINITY
+    }
+
+    /// Algorithm 1 as the Python `SetProfile.find` runs it: the earliest slice start (before slice
+    /// `stop`, if given) whose window of `duration` has a free set the fit test accepts; `(start,
+    /// mask bytes)`, or `(inf, None)`. The test: `rule` "any" (every set of `procs` ids), "run"
+    /// (`procs` consecutive ids), "local" (the `k` fullest blocks of `width` ids hold `procs`),
+    /// "level" (some block of `width` ids holds `procs`); blocks are consecutive from id 0, the last
+    /// one possibly shorter. `own = (start, ranges)`: a reservation whose ids count as free from
+    /// the slice at `start` on.
+    #[pyo3(signature = (procs, duration, rule, width=0, k=0, stop=None, own=None))]
+    #[allow(clippy::too_many_arguments)]
+    fn find<'py>(
+        &mut self,
+        py: Python<'py>,
+        procs: i64,
+        duration: f64,
+        rule: &str,
+        width: usize,
+        k: usize,
+        stop: Option<usize>,
+        own: Option<(f64, Vec<(i64, i64)>)>,
+    ) -> PyResult<(f64, Option<Bound<'py, PyBytes>>)> {
+        let rule = match rule {
+            "any" => Rule::Any,
+            "run" => Rule::Run,
+            "local" if width > 0 && k > 0 => Rule::Local { width, k },
+            "level" if width > 0 => Rule::Level { width },
+            _ => return Err(PyValueError::new_err(format!("fit rule {rule:?} (width {width}, k {k})"))),
+        };
+        let test = !matches!(rule, Rule::Any);
+        let total = self.times.len();
+        let n = stop.unwrap_or(total).min(total);
+        let w = self.words;
+        let (first, mine, count) = match &own {
+            Some((start, ranges)) => {
+                let m = self.mask_of(ranges)?;
+                let c = popcount(&m);
+                (self.lower(*start), m, c)
+            }
+            None => (total, vec![0u64; w], 0),
+        };
+        let free_count = |s: &Self, j: usize| s.sizes[j] + if j >= first { count } else { 0 };
+        let mut window = vec![0u64; w];
+        let mut i = 0;
+        while i < n {
+            if free_count(self, i) < procs {
+                i += 1;
+                continue;
+            }
+            let end = self.times[i] + duration;
+            let own_i = i >= first;
+            for (x, (f, m)) in window.iter_mut().zip(self.slice(i).iter().zip(&mine)) {
+                *x = if own_i { f | m } else { *f };
+            }
+            if test && !self.fits(&window, procs, rule) {
+                i += 1; // refused: so is every window starting here (the allocators are monotone)
+                continue;
+            }
+            let mut j = i + 1;
+            let mut next_test = j + 4;
+            let mut broke = false;
+            while j < total && self.times[j] < end {
+                if free_count(self, j) < procs {
+                    broke = true;
+                    break;
+                }
+                let own_j = j >= first;
+                let mut ones = 0i64;
+                for (x, (f, m)) in window.iter_mut().zip(self.slice(j).iter().zip(&mine)) {
+                    *x &= if own_j { f | m } else { *f };
+                    ones += x.count_ones() as i64;
+                }
+                if ones < procs {
+                    broke = true;
+                    break;
+                }
+                if j == next_test {
+                    if test && !self.fits(&window, procs, rule) {
+                        broke = true;
+                        break;
+                    }
+                    next_test = i + 4 * (next_test - i);
+                }
+                j += 1;
+            }
+            if !broke {
+                if !test || self.fits(&window, procs, rule) {
+                    let raw: Vec<u8> = window.iter().flat_map(|x| x.to_le_bytes()).collect();
+                    return Ok((self.times[i], Some(PyBytes::new(py, &raw))));
+                }
+                i += 1;
+                continue;
+            }
+            i = if free_count(self, j) < procs { j + 1 } else { i + 1 }; // every window up to j holds j
+        }
+        Ok((f64::INFINITY, None))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn runs_across_words() {
+        let mut m = vec![0u64; 3];
+        for p in 60..130 {
+            m[p / 64] |= 1 << (p % 64);
+        }
+        assert!(has_run(&m, 70));
+        assert!(!has_run(&m, 71));
+        m[1] &= !(1 << 3); // id 67 taken: runs 60..67 (7) and 68..130 (62)
+        assert!(has_run(&m, 62));
+        assert!(!has_run(&m, 63));
+        assert_eq!(count_range(&m, 60, 130), 69);
+        assert_eq!(count_range(&m, 64, 128), 63);
+        assert_eq!(count_range(&m, 61, 62), 1);
+    }
+
+    #[test]
+    fn profile_reserves_and_merges() {
+        let mut p = MaskProfile::new(130, 0.0);
+        p.apply(1.0, 3.0, vec![(0, 100)], true).unwrap();
+        assert_eq!(p.times, vec![0.0, 1.0, 3.0]);
+        assert_eq!(p.sizes, vec![130, 30, 130]);
+        p.apply(1.0, 3.0, vec![(0, 100)], false).unwrap();
+        assert_eq!(p.times, vec![0.0]);
+        assert_eq!(p.earliest_count(130, 5.0, None), 0.0);
+    }
+}
