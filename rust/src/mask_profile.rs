@@ -3,12 +3,15 @@
 //!
 //! The same object as the Python `SetProfile` of `schedlab.policies.rigid.profile`, operation for
 //! operation: sorted slice starts `times`, the free set of each slice (`words` u64 words a slice,
-//! bit `p` set when processor `p` is free), its size, neighbours with equal sets merged. `find` runs
-//! the same search with the fit tests of the forced allocators done on words (`cont`: the longest
-//! run of ones; `loc`: the `k` fullest clusters; `plat`: the fullest node at one depth), so it
-//! returns the same start and free set; the allocation itself stays with the Python allocator.
-//! Cost: reserving over s slices O(s w) word operations for w words a slice; a search O(W w) per
-//! candidate start for windows of W slices, each fit test O(w) (plus O(c) for c clusters).
+//! bit `p` set when processor `p` is free), its size, neighbours with equal sets merged. `find`
+//! returns the same start and free set as the Python search, the fit tests of the forced
+//! allocators done on words (`cont`: a run of ones; `loc`: the `k` fullest clusters; `plat`: the
+//! fullest node at one depth); the allocation itself stays with the Python allocator. Its windows'
+//! ANDs slide over the slices (a suffix array and a running prefix, "two stacks") rather than
+//! being rebuilt for each candidate start.
+//! Cost: reserving over s slices O(s w) word operations for w words a slice; a search O(B w) for
+//! B slices however long the windows, plus one fit test, O(w) (and O(c) for c clusters), per
+//! candidate start whose window holds enough ids.
 
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -71,12 +74,12 @@ fn has_run(mask: &[u64], size: i64) -> bool {
             x >>= z;
             pos += z;
             let o = x.trailing_ones();
+            if o as i64 >= size {
+                return true;
+            }
             if pos + o == 64 {
                 run = o as i64; // continues into the next word
                 break;
-            }
-            if o as i64 >= size {
-                return true;
             }
             x >>= o;
             pos += o;
@@ -131,6 +134,20 @@ impl MaskProfile {
             }
         }
         Ok(mask)
+    }
+
+    /// `acc &= ` the free set of slice `j`, with the ids of `mine` counted free from slice `first` on.
+    fn and_slice(&self, acc: &mut [u64], j: usize, first: usize, mine: &[u64]) {
+        let f = self.slice(j);
+        if j >= first {
+            for ((a, x), m) in acc.iter_mut().zip(f).zip(mine) {
+                *a &= x | m;
+            }
+        } else {
+            for (a, x) in acc.iter_mut().zip(f) {
+                *a &= x;
+            }
+        }
     }
 
     fn fits(&mut self, window: &[u64], size: i64, rule: Rule) -> bool {
@@ -259,7 +276,7 @@ impl MaskProfile {
         f64::INFINITY
     }
 
-    /// Algorithm 1 as the Python `SetProfile.find` runs it: the earliest slice start (before slice
+    /// Algorithm 1, the answer of the Python `SetProfile.find`: the earliest slice start (before slice
     /// `stop`, if given) whose window of `duration` has a free set the fit test accepts; `(start,
     /// mask bytes)`, or `(inf, None)`. The test: `rule` "any" (every set of `procs` ids), "run"
     /// (`procs` consecutive ids), "local" (the `k` fullest blocks of `width` ids hold `procs`),
@@ -298,59 +315,60 @@ impl MaskProfile {
             }
             None => (total, vec![0u64; w], 0),
         };
-        let free_count = |s: &Self, j: usize| s.sizes[j] + if j >= first { count } else { 0 };
+        let ok = |s: &Self, j: usize| s.sizes[j] + if j >= first { count } else { 0 } >= procs;
+        // The window of candidate i is slices [i, ei): their AND is S[i] & P, S holding the suffix
+        // ANDs of [base, p) (pivot p) and P the AND of [p, e_p); when i reaches p, the slices of P
+        // move into S (each slice at most once), so a window costs O(w) amortized, not O(W w).
+        let mut suffix: Vec<u64> = Vec::new(); // S[x] at (x - base) * w
+        let (mut base, mut p, mut e_p) = (0usize, 0usize, 0usize);
+        let mut prefix = vec![!0u64; w];
         let mut window = vec![0u64; w];
-        let mut i = 0;
+        let (mut i, mut e, mut bad) = (0usize, 0usize, 0usize); // bad: the first slice >= i too full
         while i < n {
-            if free_count(self, i) < procs {
-                i += 1;
-                continue;
-            }
+            bad = bad.max(i);
             let end = self.times[i] + duration;
-            let own_i = i >= first;
-            for (x, (f, m)) in window.iter_mut().zip(self.slice(i).iter().zip(&mine)) {
-                *x = if own_i { f | m } else { *f };
+            while e < total && self.times[e] < end {
+                e += 1;
             }
-            if test && !self.fits(&window, procs, rule) {
-                i += 1; // refused: so is every window starting here (the allocators are monotone)
+            let ei = e.max(i + 1);
+            while bad < ei && ok(self, bad) {
+                bad += 1;
+            }
+            if bad < ei {
+                i = bad + 1; // every candidate up to `bad` has it in its window
                 continue;
             }
-            let mut j = i + 1;
-            let mut next_test = j + 4;
-            let mut broke = false;
-            while j < total && self.times[j] < end {
-                if free_count(self, j) < procs {
-                    broke = true;
-                    break;
+            if i >= p {
+                let pivot = e_p.max(i);
+                base = i;
+                suffix.clear();
+                suffix.resize((pivot - i) * w, 0);
+                let mut acc = vec![!0u64; w];
+                for x in (i..pivot).rev() {
+                    self.and_slice(&mut acc, x, first, &mine);
+                    suffix[(x - i) * w..(x - i + 1) * w].copy_from_slice(&acc);
                 }
-                let own_j = j >= first;
-                let mut ones = 0i64;
-                for (x, (f, m)) in window.iter_mut().zip(self.slice(j).iter().zip(&mine)) {
-                    *x &= if own_j { f | m } else { *f };
-                    ones += x.count_ones() as i64;
-                }
-                if ones < procs {
-                    broke = true;
-                    break;
-                }
-                if j == next_test {
-                    if test && !self.fits(&window, procs, rule) {
-                        broke = true;
-                        break;
-                    }
-                    next_test = i + 4 * (next_test - i);
-                }
-                j += 1;
+                p = pivot;
+                prefix.fill(!0u64);
+                e_p = p;
             }
-            if !broke {
-                if !test || self.fits(&window, procs, rule) {
-                    let raw: Vec<u8> = window.iter().flat_map(|x| x.to_le_bytes()).collect();
-                    return Ok((self.times[i], Some(PyBytes::new(py, &raw))));
-                }
-                i += 1;
-                continue;
+            while e_p < ei {
+                self.and_slice(&mut prefix, e_p, first, &mine);
+                e_p += 1;
             }
-            i = if free_count(self, j) < procs { j + 1 } else { i + 1 }; // every window up to j holds j
+            if i < p {
+                let s = &suffix[(i - base) * w..(i - base + 1) * w];
+                for ((x, a), b) in window.iter_mut().zip(s).zip(&prefix) {
+                    *x = a & b;
+                }
+            } else {
+                window.copy_from_slice(&prefix);
+            }
+            if popcount(&window) >= procs && (!test || self.fits(&window, procs, rule)) {
+                let raw: Vec<u8> = window.iter().flat_map(|x| x.to_le_bytes()).collect();
+                return Ok((self.times[i], Some(PyBytes::new(py, &raw))));
+            }
+            i += 1;
         }
         Ok((f64::INFINITY, None))
     }
@@ -374,6 +392,9 @@ mod tests {
         assert_eq!(count_range(&m, 60, 130), 69);
         assert_eq!(count_range(&m, 64, 128), 63);
         assert_eq!(count_range(&m, 61, 62), 1);
+        let top = vec![0u64, 0xffff_0000_0000_0000]; // a run of 16 ending at the last bit
+        assert!(has_run(&top, 16));
+        assert!(!has_run(&top, 17));
     }
 
     #[test]
