@@ -47,11 +47,7 @@ fn count_range(mask: &[u64], lo: usize, hi: usize) -> i64 {
     if a == b {
         return (mask[a] & head & tail).count_ones() as i64;
     }
-    let mut total = (mask[a] & head).count_ones() + (mask[b] & tail).count_ones();
-    for w in &mask[a + 1..b] {
-        total += w.count_ones();
-    }
-    total as i64
+    ((mask[a] & head).count_ones() + (mask[b] & tail).count_ones()) as i64 + popcount(&mask[a + 1..b])
 }
 
 /// Whether `mask` holds `size` consecutive ones (bits beyond the machine are zero).
@@ -88,7 +84,51 @@ fn has_run(mask: &[u64], size: i64) -> bool {
     false
 }
 
+/// The maximal runs of ones of `mask`: their low ends and (exclusive) high ends.
+fn runs(mask: &[u64]) -> (Vec<i64>, Vec<i64>) {
+    let (mut los, mut his) = (Vec::new(), Vec::new());
+    let mut inside = false;
+    for (k, &word) in mask.iter().enumerate() {
+        let mut x = if inside { !word } else { word }; // bits where the state changes are its ones
+        let mut pos = 0u32;
+        while pos < 64 {
+            if x >> pos == 0 {
+                break;
+            }
+            let z = (x >> pos).trailing_zeros();
+            pos += z;
+            let id = (k * 64) as i64 + pos as i64;
+            if inside {
+                his.push(id);
+            } else {
+                los.push(id);
+            }
+            inside = !inside;
+            x = !x; // look for the next change
+        }
+    }
+    if inside {
+        his.push((mask.len() * 64) as i64);
+    }
+    (los, his)
+}
+
+/// Ones in `mask`: with the POPCNT instruction where the processor has it (the portable build
+/// counts bits without it, several times slower), else Rust's portable count.
 fn popcount(mask: &[u64]) -> i64 {
+    #[cfg(target_arch = "x86_64")]
+    {
+        if std::arch::is_x86_feature_detected!("popcnt") {
+            // SAFETY: the processor has POPCNT.
+            return unsafe { popcount_hw(mask) };
+        }
+    }
+    mask.iter().map(|w| w.count_ones() as i64).sum()
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "popcnt")]
+unsafe fn popcount_hw(mask: &[u64]) -> i64 {
     mask.iter().map(|w| w.count_ones() as i64).sum()
 }
 
@@ -278,16 +318,15 @@ impl MaskProfile {
 
     /// Algorithm 1, the answer of the Python `SetProfile.find`: the earliest slice start (before slice
     /// `stop`, if given) whose window of `duration` has a free set the fit test accepts; `(start,
-    /// mask bytes)`, or `(inf, None)`. The test: `rule` "any" (every set of `procs` ids), "run"
+    /// (los, his))`, the runs of that set, or `(inf, None)`. The test: `rule` "any" (every set of `procs` ids), "run"
     /// (`procs` consecutive ids), "local" (the `k` fullest blocks of `width` ids hold `procs`),
     /// "level" (some block of `width` ids holds `procs`); blocks are consecutive from id 0, the last
     /// one possibly shorter. `own = (start, ranges)`: a reservation whose ids count as free from
     /// the slice at `start` on.
     #[pyo3(signature = (procs, duration, rule, width=0, k=0, stop=None, own=None))]
     #[allow(clippy::too_many_arguments)]
-    fn find<'py>(
+    fn find(
         &mut self,
-        py: Python<'py>,
         procs: i64,
         duration: f64,
         rule: &str,
@@ -295,7 +334,7 @@ impl MaskProfile {
         k: usize,
         stop: Option<usize>,
         own: Option<(f64, Vec<(i64, i64)>)>,
-    ) -> PyResult<(f64, Option<Bound<'py, PyBytes>>)> {
+    ) -> PyResult<(f64, Option<(Vec<i64>, Vec<i64>)>)> {
         let rule = match rule {
             "any" => Rule::Any,
             "run" => Rule::Run,
@@ -319,9 +358,10 @@ impl MaskProfile {
         // The window of candidate i is slices [i, ei): their AND is S[i] & P, S holding the suffix
         // ANDs of [base, p) (pivot p) and P the AND of [p, e_p); when i reaches p, the slices of P
         // move into S (each slice at most once), so a window costs O(w) amortized, not O(W w).
-        let mut suffix: Vec<u64> = Vec::new(); // S[x] at (x - base) * w
-        let (mut base, mut p, mut e_p) = (0usize, 0usize, 0usize);
+        let mut suffix: Vec<u64> = Vec::new(); // S[x] at (p - 1 - x) * w
+        let (mut p, mut e_p) = (0usize, 0usize);
         let mut prefix = vec![!0u64; w];
+        let mut prefix_ones = Some(i64::MAX); // P's size, None until counted (P is every id while empty)
         let mut window = vec![0u64; w];
         let (mut i, mut e, mut bad) = (0usize, 0usize, 0usize); // bad: the first slice >= i too full
         while i < n {
@@ -339,34 +379,42 @@ impl MaskProfile {
                 continue;
             }
             if i >= p {
-                let pivot = e_p.max(i);
-                base = i;
+                // the slices of P become S: suffix ANDs from e_p - 1 down to i, stored in that order
+                p = e_p.max(i);
                 suffix.clear();
-                suffix.resize((pivot - i) * w, 0);
                 let mut acc = vec![!0u64; w];
-                for x in (i..pivot).rev() {
+                for x in (i..p).rev() {
                     self.and_slice(&mut acc, x, first, &mine);
-                    suffix[(x - i) * w..(x - i + 1) * w].copy_from_slice(&acc);
+                    suffix.extend_from_slice(&acc);
                 }
-                p = pivot;
                 prefix.fill(!0u64);
+                prefix_ones = Some(i64::MAX);
                 e_p = p;
             }
             while e_p < ei {
                 self.and_slice(&mut prefix, e_p, first, &mine);
+                prefix_ones = None;
                 e_p += 1;
             }
+            let ones = *prefix_ones.get_or_insert_with(|| popcount(&prefix)); // counted once P stops growing
+            if ones < procs {
+                i = p.max(i + 1); // every window up to the pivot holds P's slices
+                continue;
+            }
             if i < p {
-                let s = &suffix[(i - base) * w..(i - base + 1) * w];
-                for ((x, a), b) in window.iter_mut().zip(s).zip(&prefix) {
+                let at = p - 1 - i;
+                for ((x, a), b) in window.iter_mut().zip(&suffix[at * w..(at + 1) * w]).zip(&prefix) {
                     *x = a & b;
+                }
+                if popcount(&window) < procs {
+                    i += 1;
+                    continue;
                 }
             } else {
                 window.copy_from_slice(&prefix);
             }
-            if popcount(&window) >= procs && (!test || self.fits(&window, procs, rule)) {
-                let raw: Vec<u8> = window.iter().flat_map(|x| x.to_le_bytes()).collect();
-                return Ok((self.times[i], Some(PyBytes::new(py, &raw))));
+            if !test || self.fits(&window, procs, rule) {
+                return Ok((self.times[i], Some(runs(&window))));
             }
             i += 1;
         }
@@ -395,6 +443,8 @@ mod tests {
         let top = vec![0u64, 0xffff_0000_0000_0000]; // a run of 16 ending at the last bit
         assert!(has_run(&top, 16));
         assert!(!has_run(&top, 17));
+        assert_eq!(runs(&top), (vec![112], vec![128]));
+        assert_eq!(runs(&m), (vec![60, 68], vec![67, 130]));
     }
 
     #[test]

@@ -316,10 +316,10 @@ class CompiledSetProfile:
     def find(self, procs: int, duration: float, allocate, rule=None, stop: int | None = None, own=None):
         """:meth:`SetProfile.find` with the fit test given by ``rule`` (None: every set of ``procs`` ids fits)."""
         kind, width, k = ("any", 0, 0) if rule is None else rule(procs)
-        start, raw = self._core.find(procs, duration, kind, width, k, stop, own)
-        if raw is None:
+        start, runs = self._core.find(procs, duration, kind, width, k, stop, own)
+        if runs is None:
             return INF, None
-        alloc = allocate(IntervalSet.from_mask(int.from_bytes(raw, "little")), procs)
+        alloc = allocate(IntervalSet.from_runs(*runs), procs)
         assert alloc is not None, "an allocator refused a set its fit rule accepts"
         return start, alloc
 
