@@ -17,6 +17,9 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
+/// A set as its maximal runs: low ends, (exclusive) high ends.
+type Runs = (Vec<i64>, Vec<i64>);
+
 /// The fit test of a forced allocator, in numbers: see `MaskProfile::find`.
 #[derive(Clone, Copy)]
 enum Rule {
@@ -85,7 +88,7 @@ fn has_run(mask: &[u64], size: i64) -> bool {
 }
 
 /// The maximal runs of ones of `mask`: their low ends and (exclusive) high ends.
-fn runs(mask: &[u64]) -> (Vec<i64>, Vec<i64>) {
+fn runs(mask: &[u64]) -> Runs {
     let (mut los, mut his) = (Vec::new(), Vec::new());
     let mut inside = false;
     for (k, &word) in mask.iter().enumerate() {
@@ -219,7 +222,7 @@ impl MaskProfile {
     fn new(n_procs: usize, now: f64) -> Self {
         let words = n_procs.div_ceil(64).max(1);
         let mut free = vec![!0u64; words];
-        if n_procs % 64 != 0 {
+        if !n_procs.is_multiple_of(64) {
             free[words - 1] = (1u64 << (n_procs % 64)) - 1;
         }
         if n_procs == 0 {
@@ -334,7 +337,7 @@ impl MaskProfile {
         k: usize,
         stop: Option<usize>,
         own: Option<(f64, Vec<(i64, i64)>)>,
-    ) -> PyResult<(f64, Option<(Vec<i64>, Vec<i64>)>)> {
+    ) -> PyResult<(f64, Option<Runs>)> {
         let rule = match rule {
             "any" => Rule::Any,
             "run" => Rule::Run,

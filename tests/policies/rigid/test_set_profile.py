@@ -14,10 +14,11 @@ from hypothesis import strategies as st
 
 from schedlab.platform.intervals import IntervalSet
 from schedlab.platform.tree import FatTree
+from schedlab.policies.rigid import profile as profile_module
 from schedlab.policies.rigid.allocators import make_allocator, make_fit_rule, make_fit_test
-from schedlab.policies.rigid.profile import INF, CompiledSetProfile, SetProfile, compiled_set_profile
+from schedlab.policies.rigid.profile import INF, CompiledSetProfile, SetProfile
 
-pytestmark = pytest.mark.skipif(not compiled_set_profile(), reason="the compiled core is not built")
+pytestmark = pytest.mark.skipif(profile_module._core is None, reason="the compiled core is not built")
 
 TREES = [
     (1, 64),
