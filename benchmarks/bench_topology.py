@@ -9,9 +9,15 @@ trace and one week of RICC (schedlab's platforms for Mendonca 2017, section 5.7:
 Each run is its own process (peak memory = ``ru_maxrss``); the table shows
 the median of ``--repeat`` runs of the simulation alone (reading and filtering
 the trace apart, validation not timed), jobs per second, and the ratio to
-``basic``.
+``basic``; ``CPU s`` is the process's CPU time for the simulation, validation
+and metrics (steadier than wall time on a loaded machine), checked against
+``--target`` seconds when given.
 
     python benchmarks/bench_topology.py --traces ../shared/traces [--allocators basic beplat plat] [--repeat 3]
+
+The forced rows of the README's Performance table (first RICC week, target 30 s):
+
+    python benchmarks/bench_topology.py --only RICC --allocators basic cont loc plat --repeat 1 --target 30
 
 Forced allocators (``cont``, ``loc``, ``plat``) reserve processor sets
 (Algorithm 1, Mendonca 2017, section 4.5.1); ``--compress start-now`` is the
@@ -44,12 +50,15 @@ def one_run(trace: str, platform: str, window, allocator: str, penalty: str, com
     began = time.perf_counter()
     instance, _ = load_instance(trace, platform=platform, window=tuple(window) if window else None)
     read = time.perf_counter() - began
+    cpu = time.process_time()
     result = run(instance, "conservative", {"allocator": allocator, "compress": compress}, penalty=penalty)
+    cpu = time.process_time() - cpu
     m = result.metrics
     return {
         "jobs": len(instance.jobs),
         "read": read,
         "simulate": result.seconds["simulate"],
+        "cpu": cpu,
         "validate": result.seconds.get("validate", 0.0),
         "peak_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
         "sum_flow": m["sum_flow"],
@@ -67,6 +76,7 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3, help="runs per case; the median is shown")
     parser.add_argument("--only", nargs="+", default=None, help="substrings selecting cases (e.g. KTH)")
     parser.add_argument("--timeout", type=float, default=900.0, help="seconds allowed per run")
+    parser.add_argument("--target", type=float, default=None, help="CPU seconds a run should stay under")
     parser.add_argument("--one", help=argparse.SUPPRESS)
     args = parser.parse_args()
 
@@ -74,18 +84,23 @@ def main() -> None:
         print(json.dumps(one_run(**json.loads(args.one))))
         return
 
-    print(f"conservative backfilling, compress {args.compress}, penalty {args.penalty}, median of {args.repeat} runs\n")
+    load = os.getloadavg()[0]
     print(
-        "| trace | platform | jobs | allocator | simulate s | jobs/s | peak MiB | validate s | "
-        "sum flow / basic | level factor | success rate | s / basic |"
+        f"conservative backfilling, compress {args.compress}, penalty {args.penalty}, median of {args.repeat} runs, "
+        f"load average {load:.1f} on {os.cpu_count()} cores\n"
     )
-    print("|---|---|--:|---|--:|--:|--:|--:|--:|--:|--:|--:|")
+    target = "" if args.target is None else f" CPU s <= {args.target:g} |"
+    print(
+        "| trace | platform | jobs | allocator | simulate s | CPU s | jobs/s | peak MiB | validate s | "
+        "sum flow / basic | level factor | success rate | s / basic |" + target
+    )
+    print("|---|---|--:|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|" + ("---|" if target else ""))
     for label, name, platform, window in CASES:
         if args.only is not None and not any(s in label for s in args.only):
             continue
         path = os.path.join(args.traces, name)
         if not os.path.exists(path):
-            print(f"| {label} | missing | | | | | | | | | | |")
+            print(f"| {label} | missing | | | | | | | | | | | |" + (" |" if target else ""))
             continue
         reference = None
         for allocator in args.allocators:
@@ -111,17 +126,22 @@ def main() -> None:
                     )
                     runs.append(json.loads(done.stdout))
             except subprocess.TimeoutExpired:
-                print(f"| {label} | {platform} | | {allocator} | > {args.timeout:.0f} | | | | | | | |", flush=True)
+                print(
+                    f"| {label} | {platform} | | {allocator} | > {args.timeout:.0f} | | | | | | | | |"
+                    + (" no |" if target else ""),
+                    flush=True,
+                )
                 continue
             except subprocess.CalledProcessError as error:
                 print(
                     f"| {label} | {platform} | failed: {error.stderr.strip().splitlines()[-1]} | {allocator} |"
-                    " | | | | | | | |",
+                    " | | | | | | | | |",
                     flush=True,
                 )
                 continue
             r = runs[0]
             seconds = statistics.median(x["simulate"] for x in runs)
+            cpu = statistics.median(x["cpu"] for x in runs)
             peak = max(x["peak_mib"] for x in runs)
             if reference is None:
                 reference = (seconds, r["sum_flow"])
@@ -131,6 +151,7 @@ def main() -> None:
                 f"{r['jobs']:,}",
                 allocator,
                 f"{seconds:.2f}",
+                f"{cpu:.2f}",
                 f"{r['jobs'] / seconds:,.0f}",
                 f"{peak:.0f}",
                 f"{statistics.median(x['validate'] for x in runs):.2f}",
@@ -139,6 +160,8 @@ def main() -> None:
                 f"{r['success_rate']:.4f}",
                 f"{seconds / reference[0]:.2f}",
             ]
+            if target:
+                cells.append("yes" if cpu <= args.target else "no")
             print("| " + " | ".join(cells) + " |", flush=True)
 
 

@@ -13,6 +13,7 @@ mod engine;
 mod events;
 mod fcfs;
 mod free_set;
+mod mask_profile;
 mod profile;
 mod queue;
 mod running;
@@ -146,5 +147,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(alloc_text::format_ranges, m)?)?;
     m.add_function(wrap_pyfunction!(csv_out::append_csv_rows, m)?)?;
     m.add_class::<stepper::EventCore>()?;
+    m.add_class::<mask_profile::MaskProfile>()?;
     Ok(())
 }

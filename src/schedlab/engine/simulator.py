@@ -71,7 +71,9 @@ class Context:
     """The engine as a policy sees it: job view, free processors, clock, and actions.
 
     Actions are applied at once and refused with :class:`IllegalDecision` when
-    illegal; ``free`` must be treated as read-only by policies. The
+    illegal; ``free`` must be treated as read-only by policies. ``compiled`` says whether the
+    policy may use compiled parts of itself (False under ``engine="python"``, which asks for
+    every policy's Python code: the reference of its compiled parts). The
     instance's run-time model gives a job's execution length from its
     allocation when it starts (the policy never sees it) and says which
     allocations a job accepts; a fixed model (rigid jobs) is read from the job
@@ -79,8 +81,11 @@ class Context:
     (:attr:`runtime`), e.g. the run-time table of moldable tasks.
     """
 
-    def __init__(self, instance: Instance, policy: OnlinePolicy, rng: np.random.Generator) -> None:
+    def __init__(
+        self, instance: Instance, policy: OnlinePolicy, rng: np.random.Generator, *, compiled: bool = True
+    ) -> None:
         jobs = instance.jobs
+        self.compiled = compiled
         self.platform = instance.platform
         self.n_procs = instance.platform.n_procs
         self.rng = rng
@@ -345,12 +350,13 @@ def simulate(
             f"at most {instance.platform.n_procs} (the machine size); {too_wide.size} job(s) too wide",
         )
     n = len(jobs)
-    schedule = _compiled(instance, policy, engine)
+    engine, where = _engine(engine)
+    schedule = _compiled(instance, policy, engine, where)
     if schedule is not None:
         if progress is not None:
             progress(n, n)
         return schedule
-    ctx = Context(instance, policy, rng if rng is not None else np.random.default_rng(0))
+    ctx = Context(instance, policy, rng if rng is not None else np.random.default_rng(0), compiled=engine != "python")
     policy.reset(ctx)
 
     step, release = ctx._core.step, ctx._core.release
@@ -378,12 +384,18 @@ def simulate(
     return _collect(ctx, policy, n)
 
 
-def _compiled(instance: Instance, policy: OnlinePolicy, engine: str | None) -> Schedule | None:
-    """The schedule from the policy's compiled run, or None when its Python code must run (see :func:`simulate`)."""
+def _engine(engine: str | None) -> tuple[str, str]:
+    """The engine asked for (the argument, else ``SCHEDLAB_ENGINE``, else ``auto``; refused unless in
+    :data:`ENGINES`) and where it was asked for (for error messages)."""
     where = "engine" if engine is not None else "SCHEDLAB_ENGINE"
     engine = engine if engine is not None else os.environ.get("SCHEDLAB_ENGINE") or "auto"
     if engine not in ENGINES:
         raise InputError(where, field=where, value=engine, expected=f"one of {', '.join(ENGINES)}")
+    return engine, where
+
+
+def _compiled(instance: Instance, policy: OnlinePolicy, engine: str, where: str) -> Schedule | None:
+    """The schedule from the policy's compiled run, or None when its Python code must run (see :func:`simulate`)."""
     if engine == "python":
         return None
     compiled_run = getattr(policy, "compiled_run", None)

@@ -91,8 +91,11 @@ TRACES: dict[str, TraceInfo] = {
 """The six platforms of Table 5.2 (Mendonca 2017, section 5.7), with schedlab's ``levels`` (reading M45-10)."""
 
 QUICK = ("KTH-SP2", "HPC2N")
-SMALL = 256
-"""Forced allocators (cont, loc, plat) run only on platforms of at most this many processors."""
+SMALL = 2048
+"""Forced allocators (cont, loc, plat) run only on platforms of at most this many processors: KTH-SP2,
+HPC2N, LLNL-Thunder and SDSC-Blue (the busiest week of either: under 1.2 s a run on the compiled set
+profile), not RICC (its first 2-period instance: 27 to 86 s CPU a variant, a busy one over 400 s,
+so hours for 30 instances) nor Curie (80,640 processors)."""
 ALLOCATORS = {
     "basic": "basic",
     "becont": "becont:largest_first",

@@ -1,6 +1,7 @@
 """Types of schedlab's compiled core (Rust, ``rust/`` in the repository), used by
 :mod:`schedlab.policies.rigid.compiled` (the simulation), :mod:`schedlab.validation` (rule 9),
-:mod:`schedlab.output` (allocation text) and :mod:`schedlab.workload.swf` (the SWF parser)."""
+:mod:`schedlab.output` (allocation text), :mod:`schedlab.workload.swf` (the SWF parser) and
+:mod:`schedlab.policies.rigid.profile` (the set profile of forced allocators)."""
 
 from typing import Any
 
@@ -49,3 +50,29 @@ class EventCore:
     def wake_at(self, time: float) -> None: ...
     def outcome(self) -> list[bytes]:
         """Raw bytes of the states (uint8), starts and ends (float64), per row."""
+
+class MaskProfile:
+    """Conservative backfilling's processor-set profile (Algorithm 1 on 64-bit words), used by
+    :class:`schedlab.policies.rigid.profile.CompiledSetProfile`."""
+
+    def __init__(self, n_procs: int, now: float) -> None: ...
+    @property
+    def times(self) -> list[float]: ...
+    @property
+    def sizes(self) -> list[int]: ...
+    def free_bytes(self, i: int) -> bytes: ...
+    def trim(self, now: float) -> None: ...
+    def apply(self, start: float, end: float, ranges: Any, take: bool) -> None: ...
+    def index(self, t: float) -> int: ...
+    def max_size(self, stop: int) -> int: ...
+    def earliest_count(self, procs: int, duration: float, stop: int | None = None) -> float: ...
+    def find(
+        self,
+        procs: int,
+        duration: float,
+        rule: str,
+        width: int = 0,
+        k: int = 0,
+        stop: int | None = None,
+        own: tuple[float, Any] | None = None,
+    ) -> tuple[float, tuple[list[int], list[int]] | None]: ...

@@ -515,12 +515,16 @@ class LiteralConservative(Conservative):
     tree_instances(),
     st.sampled_from([a for a in ALL if a.partition(":")[0] in FORCED] + ["basic", "beloc"]),
     st.sampled_from(["full", "start-now"]),
+    st.sampled_from(["auto", "python"]),
 )
-def test_set_profile_search_gives_the_literal_algorithm_1_schedule(instance, allocator, compress):
+def test_set_profile_search_gives_the_literal_algorithm_1_schedule(instance, allocator, compress, engine):
     """Conservative backfilling on processor sets (forced allocators; ``profile="sets"`` for the
-    others) gives the same starts and processors as with the literal Algorithm 1 search."""
+    others) gives the same starts and processors as with the literal Algorithm 1 search, on the
+    compiled set profile (where built) and on the Python one (``SCHEDLAB_ENGINE=python``)."""
     params = {"allocator": allocator, "compress": compress, "profile": "sets"}
-    fast = simulate(instance, Conservative(**params))
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("SCHEDLAB_ENGINE", engine)
+        fast = simulate(instance, Conservative(**params))
     slow = simulate(instance, LiteralConservative(**params))
     validate(instance, fast)
     assert fast.start.tolist() == slow.start.tolist()

@@ -41,7 +41,9 @@ allocation, with word-level operations: ``cont`` erodes the mask by shifts
 (a run of ``size`` ones survives ``size - 1`` shifted ANDs, O(log size) of
 them), ``loc`` and ``plat`` count the free ids per cluster or tree node (one
 byte-table lookup over the mask). The set profile of conservative backfilling asks it
-for every candidate window.
+for every candidate window. :func:`make_fit_rule` describes the same test by numbers
+(a run, the fullest clusters, the fullest node at one depth) for the compiled profile,
+which evaluates it on 64-bit words.
 """
 
 from __future__ import annotations
@@ -59,10 +61,13 @@ __all__ = [
     "ALLOCATORS",
     "FORCED",
     "Allocator",
+    "FitRule",
     "FitTest",
     "make_allocator",
+    "make_fit_rule",
     "make_fit_test",
     "policy_allocator",
+    "policy_fit_rule",
     "policy_fit_test",
     "split_name",
 ]
@@ -70,6 +75,8 @@ __all__ = [
 Allocator = Callable[[IntervalSet, int], "Allocation | None"]
 FitTest = Callable[[int, int], bool]
 """``fits(mask, size)``: does the allocator accept the free ids of bit mask ``mask`` (holding >= ``size``)?"""
+FitRule = Callable[[int], tuple[str, int, int]]
+"""``rule(size) -> (kind, width, k)``: the fit test in numbers, for the compiled set profile (:func:`make_fit_rule`)."""
 
 ALLOCATORS = {
     "basic": ("",),
@@ -170,6 +177,40 @@ def make_fit_test(spec: str, tree: FatTree) -> FitTest | None:
 
         return fits_level
     return None
+
+
+def make_fit_rule(spec: str, tree: FatTree) -> FitRule:
+    """The fit test of :func:`make_fit_test` as numbers, which the compiled set profile
+    (:class:`~schedlab.policies.rigid.profile.CompiledSetProfile`) evaluates on words:
+    ``rule(size)`` is ``("run", 0, 0)`` for ``cont`` (``size`` consecutive ids), ``("local", l, K*)``
+    for ``loc`` (the ``K*`` fullest clusters of ``l`` ids hold ``size``), ``("level", w, 0)`` for
+    ``plat`` (a node of ``w`` ids at depth ``D - L_min(size)`` holds ``size``), and ``("any", 0, 0)``
+    where every set of ``size`` ids fits (best-effort allocators; ``loc`` when ``K*`` is every
+    cluster; ``plat`` at the root)."""
+    name, _ = split_name(spec)
+    if name == "cont":
+        return lambda size: ("run", 0, 0)
+    if name == "loc":
+
+        def local(size: int) -> tuple[str, int, int]:
+            k = tree.min_clusters(size)
+            return ("any", 0, 0) if k >= tree.n_clusters else ("local", tree.cluster_size, k)
+
+        return local
+    if name == "plat":
+
+        def level(size: int) -> tuple[str, int, int]:
+            depth = tree.depth - tree.min_level(size)
+            return ("any", 0, 0) if depth == 0 else ("level", tree.node_size[depth], 0)
+
+        return level
+    return lambda size: ("any", 0, 0)
+
+
+def policy_fit_rule(spec: str, platform) -> FitRule:
+    """:func:`make_fit_rule` for a policy on ``platform`` (every set fits for ``basic`` or a platform without a tree)."""
+    tree = getattr(platform, "tree", None)
+    return (lambda size: ("any", 0, 0)) if spec == "basic" or tree is None else make_fit_rule(spec, tree)
 
 
 def policy_fit_test(spec: str, platform) -> FitTest | None:

@@ -50,15 +50,16 @@ from __future__ import annotations
 
 import heapq
 from bisect import bisect_left, insort
+from typing import Any
 
 import numpy as np
 
 from schedlab.engine.simulator import Context
 from schedlab.errors import InputError, SchedlabError
 from schedlab.parameters import Param
-from schedlab.policies.rigid.allocators import policy_allocator, policy_fit_test, split_name
+from schedlab.policies.rigid.allocators import policy_allocator, policy_fit_rule, policy_fit_test, split_name
 from schedlab.policies.rigid.compiled import run_compiled
-from schedlab.policies.rigid.profile import INF, Profile, SetProfile
+from schedlab.policies.rigid.profile import INF, CompiledSetProfile, Profile, SetProfile
 from schedlab.policies.rigid.queue import ORDERS, priority_ranks
 from schedlab.schedule import Instance, Schedule
 
@@ -209,8 +210,13 @@ class Conservative:
         self.new: list[int] = []  # rows submitted in this event, not yet placed
         self.ended_early = False
         self.wakeups: set[float] = set()
-        self._sets = SetProfile(ctx.n_procs, 0.0) if sets else None  # processor-level reservations
-        self._fits = policy_fit_test(self.allocator, ctx.platform) if sets else None
+        # processor-level reservations, and the allocator's fit test (a rule of numbers on the compiled profile)
+        self._sets: SetProfile | CompiledSetProfile | None = None
+        self._fits: Any = None
+        if sets and ctx.compiled:
+            self._sets, self._fits = CompiledSetProfile(ctx.n_procs, 0.0), policy_fit_rule(self.allocator, ctx.platform)
+        elif sets:
+            self._sets, self._fits = SetProfile(ctx.n_procs, 0.0), policy_fit_test(self.allocator, ctx.platform)
         self.res_alloc: list = [None] * n if sets else []  # reserved processors (set profile)
         # start-now compression on counts tests every waiting job at once (numpy mirrors of the job lists)
         self._vector = self.compress == "start-now" and not sets
@@ -358,7 +364,7 @@ class Conservative:
                 self.ctx.start(row, self.res_alloc[row])
 
     # -- set profile (forced allocators, or profile="sets"): processor-level reservations ----
-    def _schedule_sets(self, sets: SetProfile, now: float) -> None:
+    def _schedule_sets(self, sets: SetProfile | CompiledSetProfile, now: float) -> None:
         """The pass of :meth:`schedule` on the :class:`SetProfile` ``sets`` (forced allocators, profile="sets")."""
         sets.trim(now)
         self.wakeups.discard(now)
@@ -376,7 +382,7 @@ class Conservative:
             self.new.clear()
         self._start_due(now)
 
-    def _compress_sets(self, sets: SetProfile, now: float) -> None:
+    def _compress_sets(self, sets: SetProfile | CompiledSetProfile, now: float) -> None:
         """:meth:`_compress` with processor sets: Algorithm 1 searches the starts before a job's reservation
         (only now with ``start-now``), its own processors counted free from its start on, and the job
         moves if one fits."""
@@ -386,7 +392,6 @@ class Conservative:
             self.res_start,
             self.res_alloc,
         )
-        times, sizes = sets.times, sets.sizes
         row_of_rank = self.row_of_rank
         start_now_only = self.compress == "start-now"
         for r in self.reserved:
@@ -395,8 +400,8 @@ class Conservative:
             if old <= now:
                 continue
             k = procs[row]
-            stop = 1 if start_now_only else bisect_left(times, old)
-            if (sizes[0] if start_now_only else max(sizes[:stop])) < k:
+            stop = 1 if start_now_only else sets.index(old)
+            if sets.max_size(stop) < k:
                 continue
             d, mine = estimate[row], res_alloc[row]
             if sets.earliest_count(k, d, stop) >= old:  # not even the counts allow an earlier start
