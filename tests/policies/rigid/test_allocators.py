@@ -21,7 +21,7 @@ from schedlab.platform.intervals import IntervalSet, mask_of, normalize
 from schedlab.platform.tree import FatTree
 from schedlab.policies.rigid import EASY, FCFS, Conservative
 from schedlab.policies.rigid.allocators import FORCED, make_allocator, make_fit_test
-from schedlab.policies.rigid.profile import INF, SetProfile
+from schedlab.policies.rigid.profile import INF, CompiledSetProfile, SetProfile
 from schedlab.registry import make_policy
 from schedlab.runtime import TopologyPenalty, parse_penalty
 from schedlab.schedule import Instance, JobStatus
@@ -520,11 +520,11 @@ class LiteralConservative(Conservative):
 def test_set_profile_search_gives_the_literal_algorithm_1_schedule(instance, allocator, compress, engine):
     """Conservative backfilling on processor sets (forced allocators; ``profile="sets"`` for the
     others) gives the same starts and processors as with the literal Algorithm 1 search, on the
-    compiled set profile (where built) and on the Python one (``SCHEDLAB_ENGINE=python``)."""
+    compiled set profile and on the Python one (``engine="python"``)."""
     params = {"allocator": allocator, "compress": compress, "profile": "sets"}
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("SCHEDLAB_ENGINE", engine)
-        fast = simulate(instance, Conservative(**params))
+    policy = Conservative(**params)
+    fast = simulate(instance, policy, engine=engine)
+    assert isinstance(policy._sets, SetProfile if engine == "python" else CompiledSetProfile)
     slow = simulate(instance, LiteralConservative(**params))
     validate(instance, fast)
     assert fast.start.tolist() == slow.start.tolist()
