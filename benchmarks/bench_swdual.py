@@ -15,6 +15,10 @@ Questions (the SWDUAL issue's speed checks):
    makespan, idle share of the makespan (target < 5 %), GCUPS, and a digest
    of the hit table (identical for every scheduler). With ``--gpus`` the GPU
    engine is calibrated too, so its GCUPS appear in the header line.
+3. With ``--gpus``: the GPU kernel's GCUPS by query length on the whole
+   search database and on the calibration sample (a GPU fills its cores only
+   with enough sequences), and its scores against the CPU engine's, every
+   database sequence compared (mismatches must be 0).
 
 Prints Markdown tables. The database, queries and calibration are seeded;
 only the times vary between runs.
@@ -22,6 +26,11 @@ only the times vary between runs.
     python benchmarks/bench_swdual.py [--sequences 100000] [--queries 40] [--cpus 2] [--gpus 0]
         [--query-lengths 100,5000] [--schedulers dual2,self-scheduling] [--repeat 3]
         [--skip-engines] [--skip-search]
+
+On a CUDA machine (the GPU rows of the README's Performance section):
+
+    python benchmarks/bench_swdual.py --cpus 15 --gpus 1 --skip-engines --repeat 1 \\
+        --schedulers dual2,eft,self-scheduling,cpu-only,gpu-only
 """
 
 from __future__ import annotations
@@ -68,7 +77,7 @@ def engines_table(scoring: Scoring, args) -> None:
     print("| engine | threads | query length | s | GCUPS per core |")
     print("|---|---:|---:|---:|---:|")
     engines = {"pyopal": OpalEngine(db, scoring), "parasail": ParasailEngine(db, scoring)}
-    for length in (100, 300, 1000, 3000, 5000):
+    for length in args.lengths:
         query = generate_sequences(1, rng=rng, min_length=length, max_length=length, lengths="uniform").texts[0]
         for name, engine in engines.items():
             engine.scores(query)
@@ -112,6 +121,32 @@ def gil_table(scoring: Scoring, args) -> None:
         print(f"| {engine.name} | {call:.3f} | {gap:.3f} |")
 
 
+def gpu_table(scoring: Scoring, db, sample, queries, args) -> None:
+    """GPU GCUPS on ``db`` and on the calibration ``sample`` by query length, and score agreement with pyopal."""
+    from schedlab.swdual.gpu import CudaEngine
+
+    t0 = time.perf_counter()
+    engines = {"search database": CudaEngine(db, scoring), "calibration sample": CudaEngine(sample, scoring)}
+    print(f"\nGPU kernel (numba-cuda), one device; set-up of the search database {time.perf_counter() - t0:.1f} s\n")
+    print("| database | sequences | residues | query length | s | GCUPS |")
+    print("|---|---:|---:|---:|---:|---:|")
+    rng = np.random.default_rng(args.seed + 1)
+    for length in args.lengths:
+        query = generate_sequences(1, rng=rng, min_length=length, max_length=length, lengths="uniform").texts[0]
+        for label, engine in engines.items():
+            engine.scores(query)
+            sec = _median_seconds(lambda e=engine, q=query: e.scores(q), args.repeat)
+            residues = engine.database.residues
+            print(
+                f"| {label} | {len(engine.database)} | {residues} | {length} | {sec:.3f} | {length * residues / sec / 1e9:.2f} |"
+            )
+        sys.stdout.flush()
+    cpu = OpalEngine(db, scoring)
+    checked = sorted(queries.texts, key=len)[:3]  # the shortest: pyopal runs them on one thread
+    mismatches = sum(int((engines["search database"].scores(q) != cpu.scores(q)).sum()) for q in checked)
+    print(f"\nGPU vs pyopal scores: {len(checked)} queries x {len(db)} sequences, {mismatches} mismatches")
+
+
 def search_table(scoring: Scoring, args) -> None:
     rng = np.random.default_rng(args.seed)
     t0 = time.perf_counter()
@@ -129,6 +164,8 @@ def search_table(scoring: Scoring, args) -> None:
         gpu = calibrate_engine(lambda s: CudaEngine(s, scoring), sample, rng=rng)
     model = PerformanceModel(cpu, gpu)
     calibration = time.perf_counter() - t0
+    if args.gpus:
+        gpu_table(scoring, db, sample, queries, args)
     print(
         f"\nSearch: {len(queries)} queries ({queries.residues} residues), {len(db)} sequences "
         f"({db.residues} residues), {queries.residues * db.residues:.3e} cells, {args.cpus} CPU + {args.gpus} GPU "
@@ -162,11 +199,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--query-lengths", default="100,5000", help="MIN,MAX uniform query lengths")
     parser.add_argument("--schedulers", default="dual2,self-scheduling")
     parser.add_argument("--engine-sequences", type=int, default=10_000, help="database size of the GCUPS table")
+    parser.add_argument("--lengths", default="100,300,1000,3000,5000", help="query lengths of the GCUPS tables")
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--skip-engines", action="store_true")
     parser.add_argument("--skip-search", action="store_true")
     args = parser.parse_args(argv)
+    args.lengths = tuple(int(v) for v in args.lengths.split(","))
     scoring = Scoring.load("BLOSUM62", 11, 1)
     if not args.skip_engines:
         engines_table(scoring, args)

@@ -1,7 +1,8 @@
-"""The numba CUDA kernel, run in numba's CUDA simulator (no GPU here), against the Gotoh reference.
+"""The numba CUDA kernel against the Gotoh reference and the CPU engine: in numba's CUDA simulator
+everywhere, and on a real device where one is present (skipped elsewhere).
 
 The simulator must be switched on before numba.cuda is imported, so each
-check runs in a fresh interpreter with ``NUMBA_ENABLE_CUDASIM=1``.
+check runs in a fresh interpreter, with ``NUMBA_ENABLE_CUDASIM=1`` or without.
 """
 
 from __future__ import annotations
@@ -34,8 +35,8 @@ print(json.dumps({"gpus": gpu_count(), "simulated": engine.simulated,
 """
 
 
-def _simulate(queries, targets, scoring: Scoring) -> dict:
-    env = {**os.environ, "NUMBA_ENABLE_CUDASIM": "1"}
+def _simulate(queries, targets, scoring: Scoring, *, simulator: bool = True) -> dict:
+    env = {**os.environ, "NUMBA_ENABLE_CUDASIM": "1" if simulator else "0"}
     args = {
         "matrix": scoring.name,
         "gap_start": scoring.gap_start,
@@ -47,7 +48,9 @@ def _simulate(queries, targets, scoring: Scoring) -> dict:
         [sys.executable, "-c", _SCRIPT], input=json.dumps(args), capture_output=True, text=True, env=env, timeout=300
     )
     if done.returncode != 0 and "numba" in done.stderr and "cannot be imported" in done.stderr:
-        pytest.skip("numba.cuda simulator unavailable")
+        pytest.skip("numba.cuda unavailable")
+    if done.returncode != 0 and not simulator and "no CUDA device" in done.stderr:
+        pytest.skip("no CUDA device")
     assert done.returncode == 0, done.stderr[-2000:]
     return json.loads(done.stdout)
 
@@ -73,6 +76,25 @@ def test_kernel_many_blocks_other_scoring():
     query = generate_sequences(1, rng=rng, min_length=9, max_length=9).texts[0]
     out = _simulate([query], targets, scoring)
     assert out["scores"][0] == [gotoh_score(query, t, scoring) for t in targets]
+
+
+def test_kernel_on_a_real_gpu():
+    """On a CUDA device: the edge cases against Gotoh, and 3,000 UniProt-like sequences (many blocks,
+    warps of unequal lengths, sequences up to 4,000 residues) against pyopal, query by query."""
+    from schedlab.swdual.cpu import OpalEngine
+    from schedlab.swdual.sequences import sequence_set
+
+    scoring = Scoring.load("BLOSUM62", 11, 1)
+    rng = np.random.default_rng(5)
+    edges = edge_targets(rng)
+    db = list(generate_sequences(3000, rng=rng, max_length=4000).texts)
+    queries = [edge_query(), "W", *generate_sequences(3, rng=rng, min_length=50, max_length=1500).texts]
+    out = _simulate(queries, edges + db, scoring, simulator=False)
+    assert not out["simulated"] and out["gpus"] >= 1
+    cpu = OpalEngine(sequence_set(db, alphabet=scoring.alphabet), scoring)
+    for query, scores in zip(queries, out["scores"]):
+        assert scores[: len(edges)] == [gotoh_score(query, t, scoring) for t in edges], query[:10]
+        assert scores[len(edges) :] == cpu.scores(query).tolist(), query[:10]
 
 
 @pytest.mark.slow
