@@ -161,7 +161,7 @@ def search_table(scoring: Scoring, args) -> None:
     if args.gpus:
         from schedlab.swdual.gpu import CudaEngine
 
-        gpu = calibrate_engine(lambda s: CudaEngine(s, scoring), sample, rng=rng)
+        gpu = calibrate_engine(lambda s: CudaEngine(s, scoring), db, rng=rng)  # a sample underfills a GPU
     model = PerformanceModel(cpu, gpu)
     calibration = time.perf_counter() - t0
     if args.gpus:
