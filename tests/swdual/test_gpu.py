@@ -120,3 +120,21 @@ def test_hybrid_search_in_simulator(tmp_path):
     report = json.loads((tmp_path / "hybrid" / "report.json").read_text())
     assert {t["worker"] for t in report["tasks"]} == {"cpu0", "gpu0"}
     assert {w["engine"] for w in report["workers"]} == {"pyopal", "numba-cuda"}
+
+
+def test_calibrate_measures_a_gpu_on_the_whole_database(tmp_path):
+    """``swdual calibrate --gpus 1 --db``: the CPUs run a sample, the (simulated) GPU all 40 sequences
+    (a sample of a few thousand sequences leaves most of a real GPU idle)."""
+    from schedlab.swdual.synthetic import write_fasta
+
+    write_fasta(generate_sequences(40, rng=np.random.default_rng(4), max_length=30), tmp_path / "db.fa")
+    cli = [sys.executable, "-c", "from schedlab.cli import app; app(prog_name='schedlab')"]
+    args = ["swdual", "calibrate", "--cpus", "1", "--gpus", "1", "--db", "db.fa", "--lengths", "4,8"]
+    args += ["--sample-residues", "100", "--repeats", "1", "--out", "m"]
+    env = {**os.environ, "NUMBA_ENABLE_CUDASIM": "1"}
+    done = subprocess.run(cli + args, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    model = json.loads((tmp_path / "m" / "model.json").read_text())
+    assert model["gpu"]["engine"] == "numba-cuda" and model["cpu"]["engine"] == "pyopal"
+    assert model["calibration"]["gpu_sequences"] == 40
+    assert model["calibration"]["sample_sequences"] < 40
