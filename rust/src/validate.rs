@@ -48,8 +48,8 @@ fn word_mask(w: usize, a: usize, b: usize) -> u64 {
 }
 
 fn first_set(bits: &[u64], a: usize, b: usize) -> Option<usize> {
-    for w in a / 64..b.div_ceil(64) {
-        let hit = bits[w] & word_mask(w, a, b);
+    for (w, &word) in bits.iter().enumerate().take(b.div_ceil(64)).skip(a / 64) {
+        let hit = word & word_mask(w, a, b);
         if hit != 0 {
             return Some(w * 64 + hit.trailing_zeros() as usize);
         }
@@ -58,12 +58,12 @@ fn first_set(bits: &[u64], a: usize, b: usize) -> Option<usize> {
 }
 
 fn set_range(bits: &mut [u64], a: usize, b: usize, on: bool) {
-    for w in a / 64..b.div_ceil(64) {
+    for (w, word) in bits.iter_mut().enumerate().take(b.div_ceil(64)).skip(a / 64) {
         let mask = word_mask(w, a, b);
         if on {
-            bits[w] |= mask;
+            *word |= mask;
         } else {
-            bits[w] &= !mask;
+            *word &= !mask;
         }
     }
 }
