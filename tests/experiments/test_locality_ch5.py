@@ -177,6 +177,21 @@ def test_quick_cli_writes_its_files(tmp_path):
     assert again.exit_code == 1 and "not empty" in again.output
 
 
+def test_forced_max_procs_decides_where_forced_allocators_run(tmp_path, tiny):
+    """The cap: 16 processors is under the default (2,048) and over a cap of 8; the CLI refuses a cap of 0."""
+    from schedlab.cli import app
+
+    best_effort = ("basic", "becont", "beloc", "beplat")
+    assert plan(tiny, instances=1, infos={"tiny": TREE}, forced=True).labels("tiny")[4:] == ("cont", "loc", "plat")
+    assert plan(tiny, instances=1, infos={"tiny": TREE}, forced=True, forced_max_procs=16).labels("tiny")[4:]
+    capped = plan(tiny, instances=1, infos={"tiny": TREE}, forced=True, forced_max_procs=8)
+    assert capped.labels("tiny") == best_effort
+    args = ["reproduce", "locality-ch5", "--out", str(tmp_path / "r"), "--traces", str(tiny), "--forced-max-procs", "0"]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 1 and "--forced-max-procs" in result.output and "Traceback" not in result.output
+    assert not (tmp_path / "r").exists()
+
+
 def test_instances_are_runs_of_contiguous_7_day_periods(tmp_path, tiny):
     """Spec 5.2: 20 days hold 3 periods from the first submission; runs of 2 start at period 0 or 1, each once."""
     two = TraceInfo("tiny.swf", (1, 2, 4, 16), 4, 2, 16, 0)

@@ -57,13 +57,14 @@ def _group() -> None:
     """Reproduce the papers' experiments (a group, so that every experiment is a sub-command)."""
 
 
-def _check_campaign_options(out_dir: Path, force: bool, jobs: int | None, count: tuple[str, int | None]) -> int:
-    """The checks every campaign-based reproduction makes before it starts: ``--out``, ``--jobs`` and its count.
-    Returns the number of worker processes (``--jobs``, default all cores)."""
+def _check_campaign_options(out_dir: Path, force: bool, jobs: int | None, *counts: tuple[str, int | None]) -> int:
+    """The checks every campaign-based reproduction makes before it starts: ``--out``, ``--jobs`` and its counts
+    (each ``(option, value)`` must be None or >= 1). Returns the number of worker processes (``--jobs``, default
+    all cores)."""
     from schedlab.errors import InputError
 
     check_out_dir(out_dir, force)
-    for option, value in (("--jobs", jobs), count):
+    for option, value in (("--jobs", jobs), *counts):
         if value is not None and value < 1:
             raise InputError(option, field=option, value=value, expected="an integer >= 1")
     return jobs if jobs is not None else os.cpu_count() or 1
@@ -227,6 +228,12 @@ def locality_ch5(
             "--forced/--no-forced", help="Also cont, loc, plat on small platforms (default: not with --quick)."
         ),
     ] = None,
+    forced_max_procs: Annotated[
+        int,
+        typer.Option(
+            help="Largest platform (processors) the forced allocators run on: 8192 adds RICC, 80640 Curie too."
+        ),
+    ] = 2048,
     force: Annotated[bool, typer.Option(help="Write into a non-empty --out (its stored runs are reused).")] = False,
     quiet: QuietOption = False,
 ) -> None:
@@ -237,8 +244,18 @@ def locality_ch5(
     with one_line_errors():
         from schedlab.experiments.locality_ch5 import plan, reproduce
 
-        jobs = _check_campaign_options(out_dir, force, jobs, ("--instances", instances))
-        chosen = plan(traces, quick=quick, seed=seed, instances=instances, traces=trace, forced=forced)
+        jobs = _check_campaign_options(
+            out_dir, force, jobs, ("--instances", instances), ("--forced-max-procs", forced_max_procs)
+        )
+        chosen = plan(
+            traces,
+            quick=quick,
+            seed=seed,
+            instances=instances,
+            traces=trace,
+            forced=forced,
+            forced_max_procs=forced_max_procs,
+        )
         with progress_bar(enabled=not quiet and err.is_terminal, what="runs") as progress:
             summary = reproduce(out_dir, chosen, jobs=jobs, progress=progress)
     if not quiet:

@@ -10,7 +10,7 @@ specification (TOML, written to ``<out>/campaigns``) with a workload on the trac
 backfilling (reassignment moves a waiting job only to now: ``compress = "start-now"``, section 5.5) with the
 allocators basic, becont (largest runs first, reading M45-1), beloc and beplat;
 the forced cont, loc and plat only when asked (default: not with ``quick``) and only on platforms of at
-most :data:`SMALL` processors (their reservations are slow). All campaigns share one store
+most :data:`SMALL` processors by default (their reservations are slow; ``forced_max_procs`` raises the cap). All campaigns share one store
 (``<out>/store``), so a re-run skips stored runs.
 
 Instances (section 5.7): the trace is cut into 7-day periods aligned on its first submission; an instance is a
@@ -92,7 +92,7 @@ TRACES: dict[str, TraceInfo] = {
 
 QUICK = ("KTH-SP2", "HPC2N")
 SMALL = 2048
-"""Forced allocators (cont, loc, plat) run only on platforms of at most this many processors: KTH-SP2,
+"""Forced allocators (cont, loc, plat) run by default only on platforms of at most this many processors: KTH-SP2,
 HPC2N, LLNL-Thunder and SDSC-Blue (the busiest week of either: under 1.2 s a run on the compiled set
 profile), not RICC (its first 2-period instance: 27 to 86 s CPU a variant, a busy one over 400 s,
 so hours for 30 instances) nor Curie (80,640 processors)."""
@@ -132,7 +132,8 @@ TIE = 1e-9
 @dataclass(frozen=True)
 class Plan:
     """What to run: platforms (name -> :class:`TraceInfo`, files resolved against ``traces_dir``), instances
-    per platform, the master seed, whether forced allocators run (on small platforms), and the penalty."""
+    per platform, the master seed, whether forced allocators run (on platforms of at most ``forced_max_procs``
+    processors), and the penalty."""
 
     traces: dict[str, TraceInfo]
     instances: int
@@ -141,10 +142,11 @@ class Plan:
     quick: bool = False
     forced: bool = True
     penalty: str = "quadratic:2"
+    forced_max_procs: int = SMALL
 
     def labels(self, name: str) -> tuple[str, ...]:
         """The allocator labels run on platform ``name``."""
-        small = self.traces[name].procs <= SMALL
+        small = self.traces[name].procs <= self.forced_max_procs
         return BEST_EFFORT + (FORCED if self.forced and small else ())
 
 
@@ -156,10 +158,12 @@ def plan(
     instances: int | None = None,
     traces: list[str] | None = None,
     forced: bool | None = None,
+    forced_max_procs: int = SMALL,
     infos: dict[str, TraceInfo] | None = None,
 ) -> Plan:
     """The experiment: every platform of :data:`TRACES` and 30 instances, or with ``quick`` 2 instances of
-    KTH-SP2 and HPC2N and no forced allocators. ``infos`` replaces :data:`TRACES` (tests).
+    KTH-SP2 and HPC2N and no forced allocators; forced allocators on platforms of at most ``forced_max_procs``
+    processors (8,192 adds RICC, 80,640 Curie too). ``infos`` replaces :data:`TRACES` (tests).
 
     Raises
     ------
@@ -178,7 +182,8 @@ def plan(
             raise InputError(str(Path(traces_dir) / known[name].file), message="trace file not found (see --traces)")
         chosen[name] = known[name]
     count = instances if instances is not None else (2 if quick else 30)
-    return Plan(chosen, count, seed, Path(traces_dir).resolve(), quick, (not quick) if forced is None else forced)
+    use_forced = (not quick) if forced is None else forced
+    return Plan(chosen, count, seed, Path(traces_dir).resolve(), quick, use_forced, forced_max_procs=forced_max_procs)
 
 
 def _campaign_text(name: str, plan_: Plan) -> str:
@@ -423,7 +428,7 @@ def write_report(out, results: pd.DataFrame, plan_: Plan, *, wall: float | None 
         f"penalty {plan_.penalty}; "
         f"{len(results)} runs ({len(failed)} not done){'' if wall is None else f' in {wall:.1f} s'}.",
         "Forced allocators: "
-        + (f"on platforms of at most {SMALL} processors." if plan_.forced else "not run.")
+        + (f"on platforms of at most {plan_.forced_max_procs} processors." if plan_.forced else "not run.")
         + " becont = largest runs first (reading M45-1, docs/readings.md).",
         "Values: mean over instances of value / basic's mean (basic = 1); lower is better except the success rate. "
         "Fat-tree levels are schedlab's choice (reading M45-10, docs/readings.md), listed below.",
@@ -483,7 +488,7 @@ def reproduce(out, plan_: Plan, *, jobs: int = 1, progress: Callable[[int, int, 
         "jobs": jobs,
         "penalty": plan_.penalty,
         "instances": plan_.instances,
-        "forced_max_procs": SMALL if plan_.forced else None,
+        "forced_max_procs": plan_.forced_max_procs if plan_.forced else None,
         "platforms": {
             name: {
                 "levels": list(info.levels),
