@@ -214,7 +214,9 @@ class Conservative:
         self._sets: SetProfile | CompiledSetProfile | None = None
         self._fits: Any = None
         if sets and ctx.compiled:
-            self._sets, self._fits = CompiledSetProfile(ctx.n_procs, 0.0), policy_fit_rule(self.allocator, ctx.platform)
+            block = getattr(getattr(ctx.platform, "tree", None), "cluster_size", 0)  # counted per cluster
+            self._sets = CompiledSetProfile(ctx.n_procs, 0.0, block)
+            self._fits = policy_fit_rule(self.allocator, ctx.platform)
         elif sets:
             self._sets, self._fits = SetProfile(ctx.n_procs, 0.0), policy_fit_test(self.allocator, ctx.platform)
         self.res_alloc: list = [None] * n if sets else []  # reserved processors (set profile)

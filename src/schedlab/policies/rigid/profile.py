@@ -266,12 +266,17 @@ class CompiledSetProfile:
     Python class stays the reference: a test holds both, and the literal Algorithm 1, to the
     same schedules. Cost: as :class:`SetProfile`, in word operations at compiled speed (a slice of
     8,192 processors is 128 words); a call crosses into the core once.
+
+    ``block``: the platform's cluster size (0: none). Each slice then also keeps its free count per
+    cluster, and the searches of ``loc`` and ``plat`` slide the per-cluster minima over their windows
+    (a bound on the fit test: the window's set holds no more in a cluster than any of its slices)
+    before building any window's set: the same answers, most candidates refused from counts alone.
     """
 
     __slots__ = ("_core",)
 
-    def __init__(self, n_procs: int, now: float = 0.0) -> None:
-        self._core = _core.MaskProfile(n_procs, now)
+    def __init__(self, n_procs: int, now: float = 0.0, block: int = 0) -> None:
+        self._core = _core.MaskProfile(n_procs, now, block)
 
     def __repr__(self) -> str:
         return f"CompiledSetProfile({[(t, self.free_set(i)) for i, t in enumerate(self.times)]})"
