@@ -377,12 +377,14 @@ impl MaskProfile {
     ) -> Option<usize> {
         let (total, w) = (self.times.len(), lanes);
         // The window of candidate i is slices [i, ei): their meet is S[i] meet P, S holding the suffix
-        // meets of [base, p) (pivot p) and P the meet of [p, e_p); when i reaches p, the slices of P
-        // move into S (each slice at most once), so a window costs O(w) amortized, not O(W w).
-        let mut suffix: Vec<T> = Vec::new(); // S[x] at (p - 1 - x) * w
-        let (mut p, mut e_p) = (0usize, 0usize);
+        // meets of [x, p) (pivot p) for the candidates x from `base` on and P the meet of [p, e_p);
+        // when i reaches p, the pivot moves to the end of i's window and the slices before it
+        // become S (each slice loaded at most twice), so a window costs O(w) amortized, not O(W w).
+        let mut suffix: Vec<T> = Vec::new(); // S[x] at (x - base) * w, for base <= x < min(p, n)
+        let (mut base, mut p, mut e_p) = (0usize, 0usize, 0usize);
         let mut prefix = vec![T::TOP; w];
         let mut prefix_holds = Some(true); // None until tested (P is the top while empty)
+        let mut acc = vec![T::TOP; w];
         let mut window = vec![T::TOP; w];
         let (mut i, mut e, mut bad) = (0usize, 0usize, 0usize); // bad: the first slice >= i too full
         while i < n {
@@ -400,13 +402,16 @@ impl MaskProfile {
                 continue;
             }
             if i >= p {
-                // the slices of P become S: suffix meets from e_p - 1 down to i, stored in that order
-                p = e_p.max(i);
+                // the whole window becomes S: suffix meets from ei - 1 down to i, kept for candidates
+                (base, p) = (i, ei);
                 suffix.clear();
-                let mut acc = vec![T::TOP; w];
+                suffix.resize((p.min(n) - base) * w, T::TOP);
+                acc.fill(T::TOP);
                 for x in (i..p).rev() {
                     load(x, &mut acc);
-                    suffix.extend_from_slice(&acc);
+                    if x < n {
+                        suffix[(x - base) * w..(x - base + 1) * w].copy_from_slice(&acc);
+                    }
                 }
                 prefix.fill(T::TOP);
                 prefix_holds = Some(true);
@@ -418,22 +423,19 @@ impl MaskProfile {
                 e_p += 1;
             }
             if !*prefix_holds.get_or_insert_with(|| holds(&prefix)) {
-                i = p.max(i + 1); // every window up to the pivot holds P's slices
+                i = p; // every window up to the pivot holds P's slices
                 continue;
             }
-            if i < p {
-                let at = p - 1 - i;
-                for ((x, a), b) in window
-                    .iter_mut()
-                    .zip(&suffix[at * w..(at + 1) * w])
-                    .zip(&prefix)
-                {
+            let row = &suffix[(i - base) * w..(i - base + 1) * w];
+            let window: &[T] = if e_p == p {
+                row // P is empty
+            } else {
+                for ((x, a), b) in window.iter_mut().zip(row).zip(&prefix) {
                     *x = a.meet(*b);
                 }
-            } else {
-                window.copy_from_slice(&prefix);
-            }
-            if accept(i, ei, &window) {
+                &window
+            };
+            if accept(i, ei, window) {
                 return Some(i);
             }
             i += 1;
