@@ -64,8 +64,8 @@ impl Lane for u64 {
     }
 }
 
-impl Lane for i32 {
-    const TOP: Self = i32::MAX;
+impl Lane for i16 {
+    const TOP: Self = i16::MAX;
     fn meet(self, other: Self) -> Self {
         self.min(other)
     }
@@ -80,7 +80,7 @@ pub struct MaskProfile {
     sizes: Vec<i64>,
     block: usize,     // ids per counted block (0: no block counts)
     blocks: usize,    // blocks a slice
-    counts: Vec<i32>, // slice i: free ids per block, counts[i * blocks .. (i + 1) * blocks]
+    counts: Vec<i16>, // slice i: free ids per block, counts[i * blocks .. (i + 1) * blocks]
 }
 
 /// Ones among bits `[lo, hi)` of `mask`.
@@ -221,16 +221,16 @@ impl MaskProfile {
     }
 
     /// The ids of `mask` in each block.
-    fn block_counts(&self, mask: &[u64]) -> Vec<i32> {
+    fn block_counts(&self, mask: &[u64]) -> Vec<i16> {
         let b = self.block;
         (0..self.blocks)
-            .map(|c| count_range(mask, c * b, ((c + 1) * b).min(self.n)) as i32)
+            .map(|c| count_range(mask, c * b, ((c + 1) * b).min(self.n)) as i16)
             .collect()
     }
 
     /// Whether a window whose blocks hold at most `mins` free ids can pass `rule`'s fit test for
     /// `size` ids, for the rules the block counts bound (see `bounded`).
-    fn block_bound(&self, mins: &[i32], size: i64, rule: Rule, scratch: &mut Vec<i64>) -> bool {
+    fn block_bound(&self, mins: &[i16], size: i64, rule: Rule, scratch: &mut Vec<i64>) -> bool {
         match rule {
             Rule::Local { k, .. } => {
                 let (most, all) = mins
@@ -254,7 +254,8 @@ impl MaskProfile {
     }
 
     /// The free ids of block `b` over slices `window` (those of `mine` free from slice `first` on): the
-    /// block's words ANDed over the window, `buf` their scratch.
+    /// block's words ANDed over the window, `buf` their scratch. Stops once fewer than `need` are
+    /// left, with that count (an upper bound below `need`).
     fn block_free(
         &self,
         b: usize,
@@ -262,6 +263,7 @@ impl MaskProfile {
         first: usize,
         mine: &[u64],
         buf: &mut Vec<u64>,
+        need: i64,
     ) -> i64 {
         let (lo, hi) = (b * self.block, ((b + 1) * self.block).min(self.n));
         let (a, z) = (lo / 64, (hi - 1) / 64 + 1);
@@ -278,6 +280,10 @@ impl MaskProfile {
                     *x &= f;
                 }
             }
+            let left = count_range(buf, lo - a * 64, hi - a * 64);
+            if left < need {
+                return left;
+            }
         }
         count_range(buf, lo - a * 64, hi - a * 64)
     }
@@ -292,7 +298,7 @@ impl MaskProfile {
         window: Range<usize>,
         first: usize,
         mine: &[u64],
-        mins: &[i32],
+        mins: &[i16],
         size: i64,
         rule: Rule,
         t: &mut Tally,
@@ -339,13 +345,16 @@ impl MaskProfile {
             for x in chosen {
                 let b = t.order[x];
                 if !t.known[b] {
-                    t.vals[b] = self.block_free(b, window.clone(), first, mine, &mut t.buf);
+                    // below `need`, b cannot pass with the others chosen (their values only go down)
+                    let need = size - (ub - t.vals[b]);
+                    t.vals[b] = self.block_free(b, window.clone(), first, mine, &mut t.buf, need);
                     t.known[b] = true;
                     exact = false;
                 }
             }
             if exact {
-                return true; // the deciding blocks are counted exactly: no other block can beat them
+                // the deciding blocks are counted (exactly, or below what would let them pass): no other block can beat them
+                return true;
             }
         }
     }
@@ -499,7 +508,7 @@ impl MaskProfile {
 impl MaskProfile {
     /// All `n_procs` processors free from `now` on; `block` ids a block whose free counts each slice
     /// keeps (the platform's cluster size: the searches of `loc` and `plat` bound their fit tests
-    /// with them), 0 for none.
+    /// with them), 0 for none (and for blocks over 32,767 ids, the counts being 16-bit).
     #[new]
     #[pyo3(signature = (n_procs, now, block=0))]
     fn new(n_procs: usize, now: f64, block: usize) -> Self {
@@ -511,6 +520,7 @@ impl MaskProfile {
         if n_procs == 0 {
             free[0] = 0;
         }
+        let block = if block <= i16::MAX as usize { block } else { 0 };
         let mut profile = MaskProfile {
             n: n_procs,
             words,
@@ -683,7 +693,7 @@ impl MaskProfile {
             // slide the per-block minima; build and test the masks only where they let a candidate through
             let mine_blocks = self.block_counts(&mine);
             let c = self.blocks;
-            let load = |j: usize, acc: &mut [i32]| {
+            let load = |j: usize, acc: &mut [i16]| {
                 let row = &self.counts[j * c..(j + 1) * c];
                 if j >= first {
                     for ((a, x), m) in acc.iter_mut().zip(row).zip(&mine_blocks) {
@@ -696,7 +706,7 @@ impl MaskProfile {
                 }
             };
             let mut tally = Tally::default();
-            let holds = |mins: &[i32]| self.block_bound(mins, procs, rule, &mut scratch);
+            let holds = |mins: &[i16]| self.block_bound(mins, procs, rule, &mut scratch);
             self.slide(n, duration, c, ok, load, holds, |i, ei, mins| {
                 if !self.block_bound(mins, procs, rule, &mut tally.vals)
                     || !self.window_fits(i..ei, first, &mine, mins, procs, rule, &mut tally)
