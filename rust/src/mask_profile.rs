@@ -233,14 +233,21 @@ impl MaskProfile {
     fn block_bound(&self, mins: &[i16], size: i64, rule: Rule, scratch: &mut Vec<i64>) -> bool {
         match rule {
             Rule::Local { k, .. } => {
-                let (most, all) = mins
-                    .iter()
-                    .fold((0i64, 0i64), |(x, s), &m| (x.max(m as i64), s + m as i64));
+                // the usual answers without sorting: too few in all, in the fullest block, or in
+                // blocks full enough (k blocks of at most `block` ids holding `size` each lack at most
+                // `k * block - size`)
+                let most = mins.iter().copied().max().unwrap_or(0) as i64;
+                let all: i64 = mins.iter().map(|&m| m as i32).sum::<i32>() as i64;
                 if all < size || most * (k as i64) < size {
-                    return false; // the usual answer, without sorting
+                    return false;
                 }
                 if k == 1 || k >= mins.len() {
                     return true;
+                }
+                let floor = (self.block * k) as i64 - size;
+                let floor = (self.block as i64 - floor).max(0) as i16;
+                if mins.iter().filter(|&&m| m >= floor).count() < k {
+                    return false;
                 }
                 scratch.clear();
                 scratch.extend(mins.iter().map(|&m| m as i64));
@@ -269,6 +276,9 @@ impl MaskProfile {
         let (a, z) = (lo / 64, (hi - 1) / 64 + 1);
         buf.clear();
         buf.resize(z - a, !0u64);
+        buf[0] &= !0u64 << (lo % 64); // only the block's bits, so that a popcount counts it
+        buf[z - a - 1] &= !0u64 >> (63 - (hi - 1) % 64);
+        let start = window.start;
         for j in window {
             let row = &self.free[j * self.words + a..j * self.words + z];
             if j >= first {
@@ -280,12 +290,14 @@ impl MaskProfile {
                     *x &= f;
                 }
             }
-            let left = count_range(buf, lo - a * 64, hi - a * 64);
-            if left < need {
-                return left;
+            if (j - start) % 4 == 3 {
+                let left = popcount(buf);
+                if left < need {
+                    return left;
+                }
             }
         }
-        count_range(buf, lo - a * 64, hi - a * 64)
+        popcount(buf)
     }
 
     /// `rule`'s fit test on the free set of slices `window` (`mine` as in `block_free`), from its
