@@ -423,20 +423,30 @@ impl MaskProfile {
                 continue;
             }
             if i >= p {
-                // the whole window becomes S: suffix meets from ei - 1 down to i, kept for candidates
+                // the whole window becomes S: suffix meets from ei - 1 down to i, kept for candidates;
+                // the first that fails `holds` fails every candidate down to i (their windows hold it)
                 (base, p) = (i, ei);
                 suffix.clear();
                 suffix.resize((p.min(n) - base) * w, T::TOP);
                 acc.fill(T::TOP);
+                let mut cut = i;
                 for x in (i..p).rev() {
                     load(x, &mut acc);
                     if x < n {
+                        if !holds(&acc) {
+                            cut = x + 1;
+                            break;
+                        }
                         suffix[(x - base) * w..(x - base + 1) * w].copy_from_slice(&acc);
                     }
                 }
                 prefix.fill(T::TOP);
                 prefix_holds = Some(true);
                 e_p = p;
+                if cut > i {
+                    i = cut;
+                    continue;
+                }
             }
             while e_p < ei {
                 load(e_p, &mut prefix);
