@@ -220,9 +220,18 @@ impl MaskProfile {
         }
     }
 
-    /// The ids of `mask` in each block.
+    /// The ids of `mask` in each block (blocks of whole words: their words' popcounts).
     fn block_counts(&self, mask: &[u64]) -> Vec<i16> {
         let b = self.block;
+        if b == 0 {
+            return Vec::new();
+        }
+        if b % 64 == 0 {
+            return mask
+                .chunks(b / 64)
+                .map(|words| popcount(words) as i16)
+                .collect();
+        }
         (0..self.blocks)
             .map(|c| count_range(mask, c * b, ((c + 1) * b).min(self.n)) as i16)
             .collect()
@@ -246,12 +255,10 @@ impl MaskProfile {
                 }
                 let floor = (self.block * k) as i64 - size;
                 let floor = (self.block as i64 - floor).max(0) as i16;
-                if mins.iter().filter(|&&m| m >= floor).count() < k {
-                    return false;
-                }
                 scratch.clear();
-                scratch.extend(mins.iter().map(|&m| m as i64));
-                top_sum(scratch, k) >= size
+                scratch.extend(mins.iter().filter(|&&m| m >= floor).map(|&m| m as i64));
+                // the k largest are among them, if there are k
+                scratch.len() >= k && top_sum(scratch, k) >= size
             }
             Rule::Level { width } => mins
                 .chunks(width / self.block)
