@@ -672,6 +672,38 @@ impl MaskProfile {
         f64::INFINITY
     }
 
+    /// The Python `SetProfile.earlier`: the earliest start before `start` for a job holding `ranges`
+    /// from `start` on (only now, the first slice, with `now_only`), `find`'s answer or `(inf,
+    /// None)`; the free counts rule most jobs out first (`max_size`, `earliest_count`).
+    #[pyo3(signature = (procs, duration, rule, width, k, start, ranges, now_only=false))]
+    #[allow(clippy::too_many_arguments)]
+    fn earlier(
+        &mut self,
+        procs: i64,
+        duration: f64,
+        rule: &str,
+        width: usize,
+        k: usize,
+        start: f64,
+        ranges: Vec<(i64, i64)>,
+        now_only: bool,
+    ) -> PyResult<(f64, Option<Runs>)> {
+        let stop = if now_only { 1 } else { self.lower(start) };
+        if self.max_size(stop) < procs || self.earliest_count(procs, duration, Some(stop)) >= start
+        {
+            return Ok((f64::INFINITY, None));
+        }
+        self.find(
+            procs,
+            duration,
+            rule,
+            width,
+            k,
+            Some(stop),
+            Some((start, ranges)),
+        )
+    }
+
     /// Algorithm 1, the answer of the Python `SetProfile.find`: the earliest slice start (before slice
     /// `stop`, if given) whose window of `duration` has a free set the fit test accepts; `(start,
     /// (los, his))`, the runs of that set, or `(inf, None)`. The test: `rule` "any" (every set of `procs` ids), "run"

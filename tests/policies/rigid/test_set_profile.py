@@ -80,6 +80,12 @@ def test_compiled_profile_answers_as_the_python_one(levels, spec, counted, steps
             assert native.earliest_count(k, d, stop) == py.earliest_count(k, d, stop)
             found = py.find(k, d, allocate, fits, stop=stop, own=(start, alloc))
             assert native.find(k, d, allocate, rule, stop=stop, own=(start, alloc)) == found
+            for now_only in (False, True):  # the compression's question in one call: counts, then find
+                earlier = py.earlier(k, d, allocate, fits, start, alloc, now_only)
+                assert native.earlier(k, d, allocate, rule, start, alloc, now_only) == earlier
+                if not now_only:
+                    counted_out = py.max_size(stop) < k or py.earliest_count(k, d, stop) >= start
+                    assert earlier == ((INF, None) if counted_out else found)
             if found[0] < start:  # it moves there
                 for profile in (py, native):
                     profile.release(start, end, alloc)
