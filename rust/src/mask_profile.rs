@@ -226,7 +226,7 @@ impl MaskProfile {
         if b == 0 {
             return Vec::new();
         }
-        if b % 64 == 0 {
+        if b.is_multiple_of(64) {
             return mask
                 .chunks(b / 64)
                 .map(|words| popcount(words) as i16)
