@@ -237,14 +237,19 @@ impl MaskProfile {
             .collect()
     }
 
+    /// The fewest ids a block holds among `k` blocks that hold `size` together: `k` blocks of at most
+    /// `block` ids holding `size` each lack at most `k * block - size` (0 if none is needed).
+    fn local_floor(&self, k: usize, size: i64) -> i64 {
+        (size - (self.block * (k - 1)) as i64).max(0)
+    }
+
     /// Whether a window whose blocks hold at most `mins` free ids can pass `rule`'s fit test for
     /// `size` ids, for the rules the block counts bound (see `bounded`).
     fn block_bound(&self, mins: &[i16], size: i64, rule: Rule, scratch: &mut Vec<i64>) -> bool {
         match rule {
             Rule::Local { k, .. } => {
                 // the usual answers without sorting: too few in all, in the fullest block, or in
-                // blocks full enough (k blocks of at most `block` ids holding `size` each lack at most
-                // `k * block - size`)
+                // blocks full enough (`local_floor`)
                 let most = mins.iter().copied().max().unwrap_or(0) as i64;
                 let all: i64 = mins.iter().map(|&m| m as i32).sum::<i32>() as i64;
                 if all < size || most * (k as i64) < size {
@@ -253,10 +258,9 @@ impl MaskProfile {
                 if k == 1 || k >= mins.len() {
                     return true;
                 }
-                let floor = (self.block * k) as i64 - size;
-                let floor = (self.block as i64 - floor).max(0) as i16;
+                let floor = self.local_floor(k, size);
                 scratch.clear();
-                scratch.extend(mins.iter().filter(|&&m| m >= floor).map(|&m| m as i64));
+                scratch.extend(mins.iter().map(|&m| m as i64).filter(|&m| m >= floor));
                 // the k largest are among them, if there are k
                 scratch.len() >= k && top_sum(scratch, k) >= size
             }
@@ -330,14 +334,23 @@ impl MaskProfile {
             Rule::Level { width } => width / self.block,
             _ => 1,
         };
+        let (k, floor) = match rule {
+            Rule::Local { k, .. } => (k.min(mins.len()), self.local_floor(k.min(mins.len()), size)),
+            _ => (0, 0),
+        };
+        t.order.clear();
+        t.order
+            .extend((0..mins.len()).filter(|&b| t.vals[b] >= floor));
         loop {
-            // the blocks whose bounds decide: the k largest (loc), or the node of the largest sum (plat)
+            // the blocks whose bounds decide: the k largest (loc; among those full enough, see
+            // `local_floor`), or the node of the largest sum (plat)
             let (ub, chosen) = match rule {
-                Rule::Local { k, .. } => {
-                    let k = k.min(mins.len());
-                    t.order.clear();
-                    t.order.extend(0..mins.len());
+                Rule::Local { .. } => {
                     let vals = &t.vals;
+                    t.order.retain(|&b| vals[b] >= floor);
+                    if t.order.len() < k {
+                        return false;
+                    }
                     t.order
                         .select_nth_unstable_by(k - 1, |&a, &b| vals[b].cmp(&vals[a]));
                     (t.order[..k].iter().map(|&b| vals[b]).sum::<i64>(), 0..k)
