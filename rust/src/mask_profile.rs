@@ -13,16 +13,21 @@
 //! Each slice also keeps its free count per block of `block` ids (the platform's clusters): a
 //! window's free set holds at most, in each block, the fewest that any of its slices holds there.
 //! For `loc` (blocks of the rule's cluster width) and `plat` (nodes of whole blocks) the search
-//! slides these per-block minima instead of the masks and refuses a candidate whose minima cannot
-//! pass the fit test (the `k` largest sum below the size; no node's sum reaches it); only a
-//! candidate they let through has its window's set built from the masks and tested. On the
-//! forced runs this bound refuses nearly every candidate the fit test refuses (the free ids of a
-//! block stay nested from slice to slice), so a search reads `blocks` counts a slice instead of
-//! `words` words plus a fit test a candidate.
-//! Cost: reserving over s slices O(s (w + c)) for w words and c blocks a slice; a search O(B w) (or
-//! O(B c) with block minima) for B slices however long the windows, plus one test per candidate
-//! start whose window holds enough ids: the fit test, O(w + c), or the bound, O(c), and the fit
-//! test on the window's set built in O(W w) for W slices where the bound lets it through.
+//! slides these per-block minima (16-bit lanes) instead of the masks and refuses a candidate whose
+//! minima cannot pass the fit test (the `k` largest sum below the size; no node's sum reaches
+//! it). A candidate they let through is counted exactly only in the blocks that decide (the `k`
+//! largest bounds, or the node of the largest), each count replacing its bound until the counts
+//! pass or the bounds fail; the window's whole set is built once, for the start found. With
+//! `loc` on RICC's fat tree the minima refused 6.49 of the 6.50 million candidates that reached
+//! them over the first five days (the free ids of a cluster mostly stay the same from slice to
+//! slice); over the whole first week 8.1 million passed them, of which 72,458 fit.
+//! The windows' pivot moves to the end of the current window, so the first candidate's window is
+//! read once, backwards; building those suffix meets stops at the first that fails the necessary
+//! test (too few ids, or block minima that fail), which refuses every candidate below it.
+//! Cost: reserving over s slices O(s (w + c)) for w words and c blocks a slice; a search O(B w),
+//! or O(B c) with block minima, for B slices however long the windows, plus one test per candidate
+//! start whose window holds enough ids: the fit test, O(w + c), or the bound, O(c), and where the
+//! bound lets it through O(W) word operations per block counted, for windows of W slices.
 
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
