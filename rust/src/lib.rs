@@ -26,14 +26,21 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
-fn column<T: Element + Copy>(py: Python<'_>, name: &str, obj: &Bound<'_, PyAny>) -> PyResult<Vec<T>> {
-    let buf = PyBuffer::<T>::get(obj).map_err(|e| PyValueError::new_err(format!("column {name}: {e}")))?;
+fn column<T: Element + Copy>(
+    py: Python<'_>,
+    name: &str,
+    obj: &Bound<'_, PyAny>,
+) -> PyResult<Vec<T>> {
+    let buf = PyBuffer::<T>::get(obj)
+        .map_err(|e| PyValueError::new_err(format!("column {name}: {e}")))?;
     buf.to_vec(py)
 }
 
 fn bytes<'py, T: Copy>(py: Python<'py>, data: &[T]) -> Bound<'py, PyBytes> {
     // SAFETY: T is a plain number type (f64 or i64); its bytes are read as they lie in memory.
-    let raw = unsafe { std::slice::from_raw_parts(data.as_ptr() as *const u8, std::mem::size_of_val(data)) };
+    let raw = unsafe {
+        std::slice::from_raw_parts(data.as_ptr() as *const u8, std::mem::size_of_val(data))
+    };
     PyBytes::new(py, raw)
 }
 
@@ -65,21 +72,47 @@ fn simulate_rigid<'py>(
     let rank = column::<i64>(py, "rank", rank)?;
     let order = column::<i64>(py, "order", order)?;
     let n = submit.len();
-    if [procs.len(), estimate.len(), duration.len(), rank.len(), order.len()].iter().any(|&l| l != n) {
+    if [
+        procs.len(),
+        estimate.len(),
+        duration.len(),
+        rank.len(),
+        order.len(),
+    ]
+    .iter()
+    .any(|&l| l != n)
+    {
         return Err(PyValueError::new_err("columns of different lengths"));
     }
     if procs.iter().any(|&p| p < 0 || p > n_procs) {
-        return Err(PyValueError::new_err("a job needs more processors than the machine has"));
+        return Err(PyValueError::new_err(
+            "a job needs more processors than the machine has",
+        ));
     }
     let mut seen = vec![(false, false); n];
     for (&r, &o) in rank.iter().zip(&order) {
-        if r < 0 || o < 0 || r as usize >= n || o as usize >= n || seen[r as usize].0 || seen[o as usize].1 {
-            return Err(PyValueError::new_err("rank and order must be permutations of the rows"));
+        if r < 0
+            || o < 0
+            || r as usize >= n
+            || o as usize >= n
+            || seen[r as usize].0
+            || seen[o as usize].1
+        {
+            return Err(PyValueError::new_err(
+                "rank and order must be permutations of the rows",
+            ));
         }
         seen[r as usize].0 = true;
         seen[o as usize].1 = true;
     }
-    if !["fcfs", "easy", "conservative-full", "conservative-start-now"].contains(&policy) {
+    if ![
+        "fcfs",
+        "easy",
+        "conservative-full",
+        "conservative-start-now",
+    ]
+    .contains(&policy)
+    {
         return Err(PyValueError::new_err(format!("unknown policy {policy}")));
     }
     let outcome = py
@@ -93,10 +126,13 @@ fn simulate_rigid<'py>(
                 order: &order,
             };
             match policy {
-                "fcfs" | "easy" => engine::run(jobs, n_procs, &mut fcfs::Fcfs::new(policy == "easy", &rank)),
+                "fcfs" | "easy" => {
+                    engine::run(jobs, n_procs, &mut fcfs::Fcfs::new(policy == "easy", &rank))
+                }
                 _ => {
                     let full = policy == "conservative-full";
-                    let mut policy = conservative::Conservative::new(full, n_procs, &rank, &procs, &estimate);
+                    let mut policy =
+                        conservative::Conservative::new(full, n_procs, &rank, &procs, &estimate);
                     engine::run(jobs, n_procs, &mut policy)
                 }
             }
@@ -128,7 +164,11 @@ fn first_double_booking(
     let offsets = column::<i64>(py, "offsets", offsets)?;
     let lo = column::<i64>(py, "lo", lo)?;
     let hi = column::<i64>(py, "hi", hi)?;
-    let ranges_ok = lo.len() == hi.len() && lo.iter().zip(&hi).all(|(&a, &b)| 0 <= a && a < b && b as usize <= n_procs);
+    let ranges_ok = lo.len() == hi.len()
+        && lo
+            .iter()
+            .zip(&hi)
+            .all(|(&a, &b)| 0 <= a && a < b && b as usize <= n_procs);
     let offsets_ok = offsets.len() == m + 1
         && offsets.first() == Some(&0)
         && offsets.windows(2).all(|w| w[0] <= w[1])
@@ -136,7 +176,11 @@ fn first_double_booking(
     if !ranges_ok || !offsets_ok || events.iter().any(|&ev| ev < 0 || ev as usize >= 2 * m) {
         return Err(PyValueError::new_err("malformed executions"));
     }
-    Ok(py.allow_threads(|| validate::first_double_booking(&events, m, &offsets, &lo, &hi, n_procs)))
+    Ok(
+        py.allow_threads(|| {
+            validate::first_double_booking(&events, m, &offsets, &lo, &hi, n_procs)
+        }),
+    )
 }
 
 #[pymodule]

@@ -55,7 +55,7 @@ class MaskProfile:
     """Conservative backfilling's processor-set profile (Algorithm 1 on 64-bit words), used by
     :class:`schedlab.policies.rigid.profile.CompiledSetProfile`."""
 
-    def __init__(self, n_procs: int, now: float) -> None: ...
+    def __init__(self, n_procs: int, now: float, block: int = 0) -> None: ...
     @property
     def times(self) -> list[float]: ...
     @property
@@ -66,6 +66,17 @@ class MaskProfile:
     def index(self, t: float) -> int: ...
     def max_size(self, stop: int) -> int: ...
     def earliest_count(self, procs: int, duration: float, stop: int | None = None) -> float: ...
+    def earlier(
+        self,
+        procs: int,
+        duration: float,
+        rule: str,
+        width: int,
+        k: int,
+        start: float,
+        ranges: Any,
+        now_only: bool = False,
+    ) -> tuple[float, tuple[list[int], list[int]] | None]: ...
     def find(
         self,
         procs: int,

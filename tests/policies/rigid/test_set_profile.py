@@ -3,7 +3,8 @@
 Conservative backfilling with forced allocators runs on the compiled one; the Python one is
 held to the literal Algorithm 1 in test_allocators.py. Here both take the same random
 sequences of searches, reservations, early releases, moves (``own`` and ``stop``) and trims,
-and must answer alike at every step.
+and must answer alike at every step, the compiled one with per-cluster counts (its searches
+for ``loc`` and ``plat`` bounded by them) or without.
 """
 
 from __future__ import annotations
@@ -36,10 +37,11 @@ def lowest(free: IntervalSet, size: int):
     return free.first(size)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=300, deadline=None)
 @given(
     st.sampled_from(TREES),
     st.sampled_from(SPECS),
+    st.booleans(),
     st.lists(
         st.tuples(
             st.sampled_from(["place", "place", "move", "end", "trim"]),
@@ -50,13 +52,13 @@ def lowest(free: IntervalSet, size: int):
         max_size=30,
     ),
 )
-def test_compiled_profile_answers_as_the_python_one(levels, spec, steps):
+def test_compiled_profile_answers_as_the_python_one(levels, spec, counted, steps):
     tree = FatTree(levels)
     m = tree.n_procs
     allocate = lowest if spec == "basic" else make_allocator(spec, tree)
     fits = None if spec == "basic" else make_fit_test(spec, tree)
     rule = make_fit_rule(spec, tree)
-    py, native = SetProfile(m, 0.0), CompiledSetProfile(m, 0.0)
+    py, native = SetProfile(m, 0.0), CompiledSetProfile(m, 0.0, tree.cluster_size if counted else 0)
     held: list[tuple[float, float, tuple]] = []  # (start, end, alloc) reserved in both
     now = 0.0
     for what, share, length, pick in steps:
@@ -78,6 +80,12 @@ def test_compiled_profile_answers_as_the_python_one(levels, spec, steps):
             assert native.earliest_count(k, d, stop) == py.earliest_count(k, d, stop)
             found = py.find(k, d, allocate, fits, stop=stop, own=(start, alloc))
             assert native.find(k, d, allocate, rule, stop=stop, own=(start, alloc)) == found
+            for now_only in (False, True):  # the compression's question in one call: counts, then find
+                earlier = py.earlier(k, d, allocate, fits, start, alloc, now_only)
+                assert native.earlier(k, d, allocate, rule, start, alloc, now_only) == earlier
+                if not now_only:
+                    counted_out = py.max_size(stop) < k or py.earliest_count(k, d, stop) >= start
+                    assert earlier == ((INF, None) if counted_out else found)
             if found[0] < start:  # it moves there
                 for profile in (py, native):
                     profile.release(start, end, alloc)
@@ -118,3 +126,29 @@ def test_compiled_cont_finds_runs_at_word_edges(free, size, expected):
     start, alloc = profile.find(size, 3.0, make_allocator("cont", tree), make_fit_rule("cont", tree))
     assert start == expected
     assert alloc == ((free[0], free[0] + size),) if expected == 0.0 else ((0, size),)
+
+
+@pytest.mark.parametrize("counted", [False, True])
+@pytest.mark.parametrize(
+    "spec, size, expected",
+    [
+        ("loc", 64, 1.0),  # at 0 cluster 0 holds 64 free ids in each slice, none in both
+        ("plat", 64, 1.0),  # the same node (a cluster)
+        ("loc", 32, 0.0),  # ids 128..160 are free in both
+        ("loc", 65, 2.0),  # no cluster holds 65 before 2
+    ],
+)
+def test_compiled_search_counts_sets_where_cluster_bounds_pass(counted, spec, size, expected):
+    """m = 256, clusters of 128 (fat tree (1, 2, 256)), windows of 2. Over [0, 1) ids 0..64 and 128..192
+    are free, over [1, 2) ids 64..160: the window at 0 has cluster counts at least (64, 32) in each
+    slice, which bound it, but holds only ids 128..160; the window at 1 holds 64..160."""
+    tree = FatTree((1, 2, 256))
+    profile = CompiledSetProfile(256, 0.0, tree.cluster_size if counted else 0)
+    profile.reserve(0.0, 1.0, ((64, 128), (192, 256)))
+    profile.reserve(1.0, 2.0, ((0, 64), (160, 256)))
+    start, alloc = profile.find(size, 2.0, make_allocator(spec, tree), make_fit_rule(spec, tree))
+    assert start == expected
+    reference = SetProfile(256, 0.0)
+    reference.reserve(0.0, 1.0, ((64, 128), (192, 256)))
+    reference.reserve(1.0, 2.0, ((0, 64), (160, 256)))
+    assert reference.find(size, 2.0, make_allocator(spec, tree), make_fit_test(spec, tree)) == (start, alloc)

@@ -214,7 +214,9 @@ class Conservative:
         self._sets: SetProfile | CompiledSetProfile | None = None
         self._fits: Any = None
         if sets and ctx.compiled:
-            self._sets, self._fits = CompiledSetProfile(ctx.n_procs, 0.0), policy_fit_rule(self.allocator, ctx.platform)
+            block = getattr(getattr(ctx.platform, "tree", None), "cluster_size", 0)  # counted per cluster
+            self._sets = CompiledSetProfile(ctx.n_procs, 0.0, block)
+            self._fits = policy_fit_rule(self.allocator, ctx.platform)
         elif sets:
             self._sets, self._fits = SetProfile(ctx.n_procs, 0.0), policy_fit_test(self.allocator, ctx.platform)
         self.res_alloc: list = [None] * n if sets else []  # reserved processors (set profile)
@@ -394,19 +396,14 @@ class Conservative:
         )
         row_of_rank = self.row_of_rank
         start_now_only = self.compress == "start-now"
+        earlier, allocate, fits = sets.earlier, self._allocate, self._fits
         for r in self.reserved:
             row = row_of_rank[r]
             old = res_start[row]
             if old <= now:
                 continue
-            k = procs[row]
-            stop = 1 if start_now_only else sets.index(old)
-            if sets.max_size(stop) < k:
-                continue
             d, mine = estimate[row], res_alloc[row]
-            if sets.earliest_count(k, d, stop) >= old:  # not even the counts allow an earlier start
-                continue
-            new, alloc = sets.find(k, d, self._allocate, self._fits, stop=stop, own=(old, mine))
+            new, alloc = earlier(procs[row], d, allocate, fits, old, mine, start_now_only)
             if new < old:
                 sets.release(old, old + d, mine)
                 res_alloc[row] = alloc

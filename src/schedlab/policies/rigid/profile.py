@@ -196,6 +196,18 @@ class SetProfile:
         """Give the processors ``alloc`` back over ``[start, end)`` (they must be taken there)."""
         self._apply(start, end, alloc, False)
 
+    def earlier(self, procs: int, duration: float, allocate, fits, start: float, alloc, now_only: bool = False):
+        """The earliest start before ``start`` for a job that holds ``alloc`` from ``start`` on (only now,
+        the first slice, with ``now_only``): :meth:`find` over those starts, its own ids counted free,
+        ``(start, allocation)`` or ``(INF, None)``. The free counts rule most jobs out first: a start
+        needs a slice with ``procs`` free ids (:meth:`max_size`), and a window of them
+        (:meth:`earliest_count`). Conservative backfilling's compression asks this of every reservation.
+        """
+        stop = 1 if now_only else self.index(start)
+        if self.max_size(stop) < procs or self.earliest_count(procs, duration, stop) >= start:
+            return INF, None
+        return self.find(procs, duration, allocate, fits, stop=stop, own=(start, alloc))
+
     def find(self, procs: int, duration: float, allocate, fits=None, stop: int | None = None, own=None):
         """Algorithm 1: the earliest slice start where ``allocate(P, procs)`` accepts the set ``P`` free
         for the whole window; ``(start, allocation)``, or ``(INF, None)`` if no candidate accepts.
@@ -266,12 +278,17 @@ class CompiledSetProfile:
     Python class stays the reference: a test holds both, and the literal Algorithm 1, to the
     same schedules. Cost: as :class:`SetProfile`, in word operations at compiled speed (a slice of
     8,192 processors is 128 words); a call crosses into the core once.
+
+    ``block``: the platform's cluster size (0: none). Each slice then also keeps its free count per
+    cluster, and the searches of ``loc`` and ``plat`` slide the per-cluster minima over their windows
+    (a bound on the fit test: the window's set holds no more in a cluster than any of its slices)
+    before building any window's set: the same answers, most candidates refused from counts alone.
     """
 
     __slots__ = ("_core",)
 
-    def __init__(self, n_procs: int, now: float = 0.0) -> None:
-        self._core = _core.MaskProfile(n_procs, now)
+    def __init__(self, n_procs: int, now: float = 0.0, block: int = 0) -> None:
+        self._core = _core.MaskProfile(n_procs, now, block)
 
     def __repr__(self) -> str:
         return f"CompiledSetProfile({[(t, self.free_set(i)) for i, t in enumerate(self.times)]})"
@@ -308,10 +325,22 @@ class CompiledSetProfile:
     def max_size(self, stop: int) -> int:
         return self._core.max_size(stop)
 
+    def earlier(self, procs: int, duration: float, allocate, rule, start: float, alloc, now_only: bool = False):
+        """:meth:`SetProfile.earlier` with the fit test given by ``rule`` (None: every set of ``procs`` ids
+        fits), in one call into the core."""
+        kind, width, k = ("any", 0, 0) if rule is None else rule(procs)
+        found, runs = self._core.earlier(procs, duration, kind, width, k, start, alloc, now_only)
+        return self._allocation(found, runs, allocate, procs)
+
     def find(self, procs: int, duration: float, allocate, rule=None, stop: int | None = None, own=None):
         """:meth:`SetProfile.find` with the fit test given by ``rule`` (None: every set of ``procs`` ids fits)."""
         kind, width, k = ("any", 0, 0) if rule is None else rule(procs)
         start, runs = self._core.find(procs, duration, kind, width, k, stop, own)
+        return self._allocation(start, runs, allocate, procs)
+
+    @staticmethod
+    def _allocation(start: float, runs, allocate, procs: int):
+        """``(start, allocation)`` of the set of ``runs`` the core found at ``start``; ``(INF, None)`` if none."""
         if runs is None:
             return INF, None
         alloc = allocate(IntervalSet.from_runs(*runs), procs)
