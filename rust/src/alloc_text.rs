@@ -76,12 +76,9 @@ pub fn write(offsets: &[i64], lo: &[i64], hi: &[i64], text: &mut [u8]) {
 }
 
 fn ints(py: Python<'_>, name: &str, obj: &Bound<'_, PyAny>) -> PyResult<PyBuffer<i64>> {
-    let buf = PyBuffer::<i64>::get(obj)
-        .map_err(|e| PyValueError::new_err(format!("column {name}: {e}")))?;
+    let buf = PyBuffer::<i64>::get(obj).map_err(|e| PyValueError::new_err(format!("column {name}: {e}")))?;
     if buf.as_slice(py).is_none() {
-        return Err(PyValueError::new_err(format!(
-            "column {name}: not contiguous"
-        )));
+        return Err(PyValueError::new_err(format!("column {name}: not contiguous")));
     }
     Ok(buf)
 }
@@ -101,25 +98,16 @@ pub fn format_ranges<'py>(
     lo: &Bound<'py, PyAny>,
     hi: &Bound<'py, PyAny>,
 ) -> PyResult<Bound<'py, PyTuple>> {
-    let (offsets, lo, hi) = (
-        ints(py, "offsets", offsets)?,
-        ints(py, "lo", lo)?,
-        ints(py, "hi", hi)?,
-    );
+    let (offsets, lo, hi) = (ints(py, "offsets", offsets)?, ints(py, "lo", lo)?, ints(py, "hi", hi)?);
     let offsets = values(offsets.as_slice(py).unwrap_or_default());
-    let (lo, hi) = (
-        values(lo.as_slice(py).unwrap_or_default()),
-        values(hi.as_slice(py).unwrap_or_default()),
-    );
+    let (lo, hi) = (values(lo.as_slice(py).unwrap_or_default()), values(hi.as_slice(py).unwrap_or_default()));
     let bad = lo.len() != hi.len()
         || offsets.first() != Some(&0)
         || offsets.windows(2).any(|w| w[1] < w[0])
         || offsets.last().is_some_and(|&o| o as usize != lo.len())
         || lo.iter().zip(hi).any(|(&a, &b)| a < 0 || b <= a);
     if bad {
-        return Err(PyValueError::new_err(
-            "offsets must rise from 0 to the number of ranges, 0 <= lo < hi",
-        ));
+        return Err(PyValueError::new_err("offsets must rise from 0 to the number of ranges, 0 <= lo < hi"));
     }
     let starts = starts(offsets, lo, hi);
     let length = *starts.last().unwrap_or(&0) as usize;
@@ -128,12 +116,7 @@ pub fn format_ranges<'py>(
         Ok(())
     })?;
     // SAFETY: i64 values read as the bytes they are in memory
-    let raw = unsafe {
-        std::slice::from_raw_parts(
-            starts.as_ptr() as *const u8,
-            std::mem::size_of_val(&starts[..]),
-        )
-    };
+    let raw = unsafe { std::slice::from_raw_parts(starts.as_ptr() as *const u8, std::mem::size_of_val(&starts[..])) };
     PyTuple::new(py, [PyByteArray::new(py, raw).into_any(), text.into_any()])
 }
 

@@ -72,12 +72,7 @@ impl Conservative {
         let n = rank.len();
         let (kind, kinds) = dense(procs.iter().zip(estimate).map(|(&k, &d)| (k, d.to_bits())));
         let (size, sizes) = dense(procs.iter().copied());
-        let void = Fact {
-            pass: 0,
-            x: 0.0,
-            cap: 0.0,
-            given: 0,
-        };
+        let void = Fact { pass: 0, x: 0.0, cap: 0.0, given: 0 };
         Conservative {
             full,
             profile: Profile::new(n_procs, 0.0),
@@ -106,17 +101,7 @@ impl Conservative {
         let rank = eng.jobs.rank[row] as u32;
         let at = self.reserved.partition_point(|w| w.rank < rank);
         let kind = self.kind[row];
-        self.reserved.insert(
-            at,
-            Waiting {
-                rank,
-                row: row as u32,
-                kind,
-                procs,
-                estimate,
-                start,
-            },
-        );
+        self.reserved.insert(at, Waiting { rank, row: row as u32, kind, procs, estimate, start });
         self.waiting[row] = true;
         self.res_start[row] = start;
         self.starts.push(MinKey(start, rank as u64));
@@ -134,11 +119,7 @@ impl Conservative {
         self.starts.push(MinKey(start, rank as u64));
         self.stale += 1;
         if self.stale > self.reserved.len() + 64 {
-            self.starts = self
-                .reserved
-                .iter()
-                .map(|w| MinKey(w.start, w.rank as u64))
-                .collect();
+            self.starts = self.reserved.iter().map(|w| MinKey(w.start, w.rank as u64)).collect();
             self.stale = 0;
         }
     }
@@ -160,13 +141,7 @@ impl Conservative {
         let mut given = 0;
         let mut idx = 0;
         while idx < self.reserved.len() {
-            let Waiting {
-                kind,
-                procs: k,
-                estimate: d,
-                start: old,
-                ..
-            } = self.reserved[idx];
+            let Waiting { kind, procs: k, estimate: d, start: old, .. } = self.reserved[idx];
             idx += 1;
             if old <= now {
                 continue;
@@ -176,10 +151,7 @@ impl Conservative {
             let mut from = f64::NEG_INFINITY;
             if fact.pass == self.pass {
                 let since = self.given_back.partition_point(|&(n, _)| n < fact.given);
-                let holds = self
-                    .given_back
-                    .get(since)
-                    .is_none_or(|&(_, start)| start >= fact.x);
+                let holds = self.given_back.get(since).is_none_or(|&(_, start)| start >= fact.x);
                 if holds && fact.cap <= old {
                     if fact.x >= old {
                         continue;
@@ -190,11 +162,7 @@ impl Conservative {
             let new = self.profile.earliest(k, d, old, from);
             let x = if new < old {
                 self.move_to(idx - 1, new);
-                while self
-                    .given_back
-                    .last()
-                    .is_some_and(|&(_, start)| start >= old)
-                {
+                while self.given_back.last().is_some_and(|&(_, start)| start >= old) {
                     self.given_back.pop();
                 }
                 self.given_back.push((given, old));
@@ -203,12 +171,7 @@ impl Conservative {
             } else {
                 old
             };
-            self.facts[kind] = Fact {
-                pass: self.pass,
-                x,
-                cap: old,
-                given,
-            };
+            self.facts[kind] = Fact { pass: self.pass, x, cap: old, given };
         }
     }
 
@@ -221,13 +184,7 @@ impl Conservative {
         self.epoch += 1;
         let mut idx = 0;
         while idx < self.reserved.len() {
-            let Waiting {
-                row,
-                procs: k,
-                estimate: d,
-                start: old,
-                ..
-            } = self.reserved[idx];
+            let Waiting { row, procs: k, estimate: d, start: old, .. } = self.reserved[idx];
             idx += 1;
             if old <= now || k > free_now {
                 continue;
@@ -248,9 +205,7 @@ impl Conservative {
     fn start_due(&mut self, eng: &mut Engine, now: f64) -> Result<(), String> {
         let mut due = Vec::new();
         loop {
-            let Some(&MinKey(start, r)) = self.starts.peek() else {
-                break;
-            };
+            let Some(&MinKey(start, r)) = self.starts.peek() else { break };
             let r = r as u32;
             let row = self.row_of_rank[r as usize] as usize;
             if self.res_start[row] != start || !self.waiting[row] {
@@ -323,9 +278,7 @@ impl Policy for Conservative {
             for &row in &new {
                 let r = row as usize;
                 let (k, d) = (eng.jobs.procs[r], eng.jobs.estimate[r]);
-                let start = self
-                    .profile
-                    .earliest(k, d, f64::INFINITY, f64::NEG_INFINITY);
+                let start = self.profile.earliest(k, d, f64::INFINITY, f64::NEG_INFINITY);
                 if start == f64::INFINITY {
                     return Err(format!("conservative: no start for job row {r}"));
                 }

@@ -10,8 +10,8 @@ use pyo3::buffer::{PyBuffer, ReadOnlyCell};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyTuple};
-use std::fmt::Write as _;
 use std::fs::OpenOptions;
+use std::fmt::Write as _;
 use std::io::{BufWriter, Write};
 
 /// One column of the file.
@@ -35,10 +35,7 @@ struct Scratch {
 impl std::fmt::Write for Scratch {
     fn write_str(&mut self, s: &str) -> std::fmt::Result {
         let end = self.len + s.len();
-        self.bytes
-            .get_mut(self.len..end)
-            .ok_or(std::fmt::Error)?
-            .copy_from_slice(s.as_bytes());
+        self.bytes.get_mut(self.len..end).ok_or(std::fmt::Error)?.copy_from_slice(s.as_bytes());
         self.len = end;
         Ok(())
     }
@@ -72,8 +69,7 @@ pub fn push_float(out: &mut Vec<u8>, x: f64) {
         out.extend_from_slice(if x > 0.0 { b"inf" } else { b"-inf" });
         return;
     }
-    if x == x.trunc() && x.abs() < 1e9 {
-        // a whole number of at most 9 digits: written plainly either way
+    if x == x.trunc() && x.abs() < 1e9 {  // a whole number of at most 9 digits: written plainly either way
         if x == 0.0 && x.is_sign_negative() {
             out.push(b'-');
         }
@@ -81,17 +77,11 @@ pub fn push_float(out: &mut Vec<u8>, x: f64) {
         return;
     }
     // Rust's `{:e}` gives the shortest round-trip digits: "-1.2345e-7", "5e0" (at most 25 bytes)
-    let mut sci = Scratch {
-        bytes: [0; 40],
-        len: 0,
-    };
+    let mut sci = Scratch { bytes: [0; 40], len: 0 };
     write!(sci, "{x:e}").unwrap();
     let sci = &sci.bytes[..sci.len];
     let e = sci.iter().position(|&b| b == b'e').unwrap_or(sci.len());
-    let exponent: i32 = std::str::from_utf8(&sci[e + 1..])
-        .ok()
-        .and_then(|t| t.parse().ok())
-        .unwrap_or(0);
+    let exponent: i32 = std::str::from_utf8(&sci[e + 1..]).ok().and_then(|t| t.parse().ok()).unwrap_or(0);
     let negative = sci[0] == b'-';
     let mut digits = [0u8; 24];
     let mut n = 0;
@@ -147,21 +137,15 @@ pub fn push_row(out: &mut Vec<u8>, columns: &[Column], r: usize) {
                 }
             }
             Column::Float(v) => push_float(out, v[r]),
-            Column::Text(starts, text) => {
-                out.extend_from_slice(&text[starts[r] as usize..starts[r + 1] as usize])
-            }
+            Column::Text(starts, text) => out.extend_from_slice(&text[starts[r] as usize..starts[r + 1] as usize]),
         }
     }
     out.push(b'\n');
 }
 
-fn cells<'py, T: pyo3::buffer::Element>(
-    py: Python<'py>,
-    buffer: &'py PyBuffer<T>,
-) -> PyResult<&'py [T]> {
-    let cells: &[ReadOnlyCell<T>] = buffer
-        .as_slice(py)
-        .ok_or_else(|| PyValueError::new_err("a column is not contiguous"))?;
+fn cells<'py, T: pyo3::buffer::Element>(py: Python<'py>, buffer: &'py PyBuffer<T>) -> PyResult<&'py [T]> {
+    let cells: &[ReadOnlyCell<T>] =
+        buffer.as_slice(py).ok_or_else(|| PyValueError::new_err("a column is not contiguous"))?;
     // SAFETY: ReadOnlyCell<T> is repr(transparent) over T and the buffer is not written while held.
     Ok(unsafe { std::slice::from_raw_parts(cells.as_ptr() as *const T, cells.len()) })
 }
@@ -169,12 +153,7 @@ fn cells<'py, T: pyo3::buffer::Element>(
 /// Append `n` rows to the file at `path`: `columns` is a list of `(kind, values[, text])` with kind
 /// `int` (int64), `integral` or `float` (float64) or `text` (int64 starts, n + 1, and ASCII bytes).
 #[pyfunction]
-pub fn append_csv_rows(
-    py: Python<'_>,
-    path: &str,
-    n: usize,
-    columns: &Bound<'_, PyList>,
-) -> PyResult<()> {
+pub fn append_csv_rows(py: Python<'_>, path: &str, n: usize, columns: &Bound<'_, PyList>) -> PyResult<()> {
     let mut kinds = Vec::new();
     let (mut ints, mut floats) = (Vec::new(), Vec::new());
     let mut texts: Vec<PyBuffer<u8>> = Vec::new();
@@ -201,13 +180,8 @@ pub fn append_csv_rows(
             _ => {
                 let starts = cells(py, &ints[i])?;
                 let text = cells(py, &texts[t])?;
-                if starts.len() != n + 1
-                    || starts.windows(2).any(|w| w[1] < w[0])
-                    || starts[n] as usize > text.len()
-                {
-                    return Err(PyValueError::new_err(
-                        "text starts must rise within the text",
-                    ));
+                if starts.len() != n + 1 || starts.windows(2).any(|w| w[1] < w[0]) || starts[n] as usize > text.len() {
+                    return Err(PyValueError::new_err("text starts must rise within the text"));
                 }
                 t += 1;
                 Column::Text(starts, text)
@@ -223,9 +197,7 @@ pub fn append_csv_rows(
             Column::Text(starts, _) => starts.len() - 1,
         };
         if rows != n {
-            return Err(PyValueError::new_err(format!(
-                "a column has {rows} rows, expected {n}"
-            )));
+            return Err(PyValueError::new_err(format!("a column has {rows} rows, expected {n}")));
         }
         table.push(column);
     }

@@ -53,10 +53,7 @@ impl Engine<'_> {
     pub fn start_first_fit(&mut self, row: usize, now: f64) -> Result<(), String> {
         let k = self.jobs.procs[row];
         if k > self.free.size {
-            return Err(format!(
-                "job row {row} needs {k} processors at time {now}, {} free",
-                self.free.size
-            ));
+            return Err(format!("job row {row} needs {k} processors at time {now}, {} free", self.free.size));
         }
         self.alloc_at[row] = self.ranges.len() as u32;
         self.free.pop_first(k, &mut self.ranges);
@@ -116,11 +113,5 @@ pub fn run<P: Policy>(jobs: Jobs, n_procs: i64, policy: &mut P) -> Result<Outcom
         }
         offsets.push(los.len() as i64);
     }
-    Ok(Outcome {
-        start,
-        end,
-        offsets,
-        los,
-        his,
-    })
+    Ok(Outcome { start, end, offsets, los, his })
 }

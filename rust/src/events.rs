@@ -41,11 +41,7 @@ impl PartialOrd for MinKey {
 
 impl Ord for MinKey {
     fn cmp(&self, other: &Self) -> Ordering {
-        other
-            .0
-            .partial_cmp(&self.0)
-            .unwrap_or(Ordering::Equal)
-            .then(other.1.cmp(&self.1))
+        other.0.partial_cmp(&self.0).unwrap_or(Ordering::Equal).then(other.1.cmp(&self.1))
     }
 }
 
@@ -106,11 +102,7 @@ impl Events {
     pub fn advance(&mut self) -> bool {
         self.done.clear();
         self.arrived.clear();
-        let mut t = self
-            .sub_times
-            .get(self.next_sub)
-            .copied()
-            .unwrap_or(f64::INFINITY);
+        let mut t = self.sub_times.get(self.next_sub).copied().unwrap_or(f64::INFINITY);
         if let Some(top) = self.ends.peek() {
             if top.0 < t {
                 t = top.0;
@@ -158,10 +150,7 @@ impl Events {
     pub fn launch(&mut self, row: usize, duration: f64) {
         self.state[row] = RUNNING;
         self.start[row] = self.now;
-        self.ends.push(MinKey(
-            self.now + duration,
-            (row as u64) << 32 | self.attempt[row] as u64,
-        ));
+        self.ends.push(MinKey(self.now + duration, (row as u64) << 32 | self.attempt[row] as u64));
     }
 
     /// Stop running job `row` now (the caller checked it runs): it waits again, and the end its run

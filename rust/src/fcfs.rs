@@ -40,8 +40,7 @@ impl Fcfs {
         }
         for &row in &arrived[i..] {
             let r = row as usize;
-            self.queue
-                .push(rank[r] as usize, eng.jobs.procs[r], eng.jobs.estimate[r]);
+            self.queue.push(rank[r] as usize, eng.jobs.procs[r], eng.jobs.estimate[r]);
         }
         arrived.clear();
         eng.events.arrived = arrived;
@@ -81,8 +80,7 @@ impl Policy for Fcfs {
     fn complete(&mut self, eng: &mut Engine, rows: &[u32], _now: f64) -> Result<(), String> {
         if self.easy {
             for &row in rows {
-                self.running
-                    .remove(self.expected_end[row as usize], row, eng.jobs.procs);
+                self.running.remove(self.expected_end[row as usize], row, eng.jobs.procs);
             }
         }
         Ok(())
@@ -111,10 +109,7 @@ impl Policy for Fcfs {
             .ok_or_else(|| format!("{need} processors never free"))?;
         let limit = shadow - now;
         loop {
-            candidate = match self
-                .queue
-                .first(candidate, n_free, limit, n_free.min(extra))
-            {
+            candidate = match self.queue.first(candidate, n_free, limit, n_free.min(extra)) {
                 Some(c) => c,
                 None => return Ok(()),
             };

@@ -18,20 +18,14 @@ impl FreeSet {
         if n > 0 {
             ranges.insert(0, n);
         }
-        FreeSet {
-            ranges,
-            size: n.max(0),
-        }
+        FreeSet { ranges, size: n.max(0) }
     }
 
     /// Remove the `k` lowest free ids (the caller checked `k <= size`) and append them to `out` as ranges.
     pub fn pop_first(&mut self, k: i64, out: &mut Vec<(i64, i64)>) {
         let mut left = k;
         while left > 0 {
-            let (lo, hi) = self
-                .ranges
-                .pop_first()
-                .expect("pop_first: fewer free ids than asked");
+            let (lo, hi) = self.ranges.pop_first().expect("pop_first: fewer free ids than asked");
             if hi - lo > left {
                 self.ranges.insert(lo + left, hi);
                 out.push((lo, lo + left));

@@ -31,16 +31,7 @@ struct Node {
     prio: u32,
 }
 
-const EMPTY: Node = Node {
-    time: 0.0,
-    delta: 0,
-    sum: 0,
-    lo: BIG,
-    hi: -BIG,
-    left: NIL,
-    right: NIL,
-    prio: 0,
-};
+const EMPTY: Node = Node { time: 0.0, delta: 0, sum: 0, lo: BIG, hi: -BIG, left: NIL, right: NIL, prio: 0 };
 
 pub struct Profile {
     /// Arena of nodes; index 0 is the empty subtree.
@@ -54,13 +45,8 @@ pub struct Profile {
 
 impl Profile {
     pub fn new(n_procs: i64, now: f64) -> Self {
-        let mut p = Profile {
-            nodes: vec![EMPTY],
-            spare: Vec::new(),
-            root: NIL,
-            start: now,
-            seed: 0x9E37_79B9_7F4A_7C15,
-        };
+        let mut p =
+            Profile { nodes: vec![EMPTY], spare: Vec::new(), root: NIL, start: now, seed: 0x9E37_79B9_7F4A_7C15 };
         p.root = p.node(now, n_procs);
         p
     }
@@ -70,16 +56,7 @@ impl Profile {
         self.seed ^= self.seed << 13;
         self.seed ^= self.seed >> 7;
         self.seed ^= self.seed << 17;
-        let n = Node {
-            time,
-            delta,
-            sum: delta,
-            lo: delta,
-            hi: delta,
-            left: NIL,
-            right: NIL,
-            prio: self.seed as u32,
-        };
+        let n = Node { time, delta, sum: delta, lo: delta, hi: delta, left: NIL, right: NIL, prio: self.seed as u32 };
         match self.spare.pop() {
             Some(x) => {
                 self.nodes[x as usize] = n;
@@ -97,11 +74,7 @@ impl Profile {
         let n = self.nodes[x as usize];
         let (l, r) = (&self.nodes[n.left as usize], &self.nodes[n.right as usize]);
         let s = l.sum + n.delta;
-        let (sum, lo, hi) = (
-            s + r.sum,
-            l.lo.min(s).min(s + r.lo),
-            l.hi.max(s).max(s + r.hi),
-        );
+        let (sum, lo, hi) = (s + r.sum, l.lo.min(s).min(s + r.lo), l.hi.max(s).max(s + r.hi));
         let m = &mut self.nodes[x as usize];
         (m.sum, m.lo, m.hi) = (sum, lo, hi);
     }
@@ -389,11 +362,7 @@ mod tests {
         }
         fn add(&mut self, start: f64, end: f64, delta: i64) {
             let i = self.split(start);
-            let j = if end != f64::INFINITY {
-                self.split(end)
-            } else {
-                self.times.len()
-            };
+            let j = if end != f64::INFINITY { self.split(end) } else { self.times.len() };
             for f in &mut self.free[i..j] {
                 *f += delta;
             }
@@ -432,10 +401,7 @@ mod tests {
     struct Rng(u64);
     impl Rng {
         fn below(&mut self, n: u64) -> u64 {
-            self.0 = self
-                .0
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
+            self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
             (self.0 >> 33) % n
         }
     }
@@ -446,10 +412,7 @@ mod tests {
             let mut rng = Rng(seed);
             let n_procs = 1 + rng.below(40) as i64;
             let mut tree = Profile::new(n_procs, 0.0);
-            let mut list = ListProfile {
-                times: vec![0.0],
-                free: vec![n_procs],
-            };
+            let mut list = ListProfile { times: vec![0.0], free: vec![n_procs] };
             let mut now = 0.0;
             let mut held: Vec<(f64, f64, i64)> = Vec::new(); // reservations that can be released
             for _ in 0..200 {
@@ -467,8 +430,7 @@ mod tests {
                     }
                     _ => {
                         let k = rng.below(n_procs as u64 + 1) as i64;
-                        let d =
-                            1.0 + rng.below(30) as f64 / if rng.below(2) == 0 { 1.0 } else { 4.0 };
+                        let d = 1.0 + rng.below(30) as f64 / if rng.below(2) == 0 { 1.0 } else { 4.0 };
                         let s = tree.earliest(k, d, f64::INFINITY, f64::NEG_INFINITY);
                         assert_eq!(s, list.earliest(k, d, None), "seed {seed}");
                         tree.add(s, s + d, -k);
@@ -487,31 +449,15 @@ mod tests {
                     let d = 1.0 + rng.below(30) as f64;
                     let cap = now + rng.below(60) as f64;
                     let stop = list.times.partition_point(|&x| x < cap);
-                    let want = if stop == 0 {
-                        f64::INFINITY
-                    } else {
-                        list.earliest(k, d, Some(stop))
-                    };
-                    assert_eq!(
-                        tree.earliest(k, d, cap, f64::NEG_INFINITY),
-                        want,
-                        "seed {seed}"
-                    );
+                    let want = if stop == 0 { f64::INFINITY } else { list.earliest(k, d, Some(stop)) };
+                    assert_eq!(tree.earliest(k, d, cap, f64::NEG_INFINITY), want, "seed {seed}");
                     // a search told that nothing starts before `from` (the facts of a compression pass)
                     if want != f64::INFINITY {
                         let from = now + (want - now) * rng.below(5) as f64 / 4.0;
-                        assert_eq!(
-                            tree.earliest(k, d, cap, from),
-                            want,
-                            "seed {seed}: from {from}"
-                        );
+                        assert_eq!(tree.earliest(k, d, cap, from), want, "seed {seed}: from {from}");
                     }
-                    let block = list
-                        .times
-                        .iter()
-                        .zip(&list.free)
-                        .find(|&(_, &f)| f < k)
-                        .map_or(f64::INFINITY, |(&t, _)| t);
+                    let block =
+                        list.times.iter().zip(&list.free).find(|&(_, &f)| f < k).map_or(f64::INFINITY, |(&t, _)| t);
                     assert_eq!(tree.first_block(k), block, "seed {seed}");
                 }
             }

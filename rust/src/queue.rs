@@ -18,12 +18,7 @@ impl RankQueue {
     /// An empty queue over ranks `0..n`.
     pub fn new(n: usize) -> Self {
         let size = n.max(1).next_power_of_two();
-        RankQueue {
-            size,
-            minp: vec![EMPTY; 2 * size],
-            mine: vec![f64::INFINITY; 2 * size],
-            count: 0,
-        }
+        RankQueue { size, minp: vec![EMPTY; 2 * size], mine: vec![f64::INFINITY; 2 * size], count: 0 }
     }
 
     /// Smallest processor count among waiting jobs (`i64::MAX` if none).
@@ -52,11 +47,7 @@ impl RankQueue {
         while x >= 1 {
             let (l, r) = (2 * x, 2 * x + 1);
             let p = self.minp[l].min(self.minp[r]);
-            let e = if self.mine[l] < self.mine[r] {
-                self.mine[l]
-            } else {
-                self.mine[r]
-            };
+            let e = if self.mine[l] < self.mine[r] { self.mine[l] } else { self.mine[r] };
             if p == self.minp[x] && e == self.mine[x] {
                 break;
             }

@@ -19,11 +19,7 @@ pub struct RunningByEnd {
 
 impl RunningByEnd {
     pub fn new() -> Self {
-        RunningByEnd {
-            blocks: Vec::new(),
-            last: Vec::new(),
-            sums: Vec::new(),
-        }
+        RunningByEnd { blocks: Vec::new(), last: Vec::new(), sums: Vec::new() }
     }
 
     pub fn add(&mut self, end: f64, row: u32, procs: &[i64]) {

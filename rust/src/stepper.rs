@@ -31,20 +31,14 @@ impl EventCore {
         let mut seen = vec![false; n];
         for &r in &order {
             if r < 0 || r as usize >= n || seen[r as usize] {
-                return Err(PyValueError::new_err(
-                    "order must be a permutation of the rows",
-                ));
+                return Err(PyValueError::new_err("order must be a permutation of the rows"));
             }
             seen[r as usize] = true;
         }
         if order.len() != n {
-            return Err(PyValueError::new_err(
-                "order must be a permutation of the rows",
-            ));
+            return Err(PyValueError::new_err("order must be a permutation of the rows"));
         }
-        Ok(EventCore {
-            events: Events::new(&submit, &order),
-        })
+        Ok(EventCore { events: Events::new(&submit, &order) })
     }
 
     /// Go to the next event time: None when no event is left, else (time, the rows that ended
@@ -67,20 +61,12 @@ impl EventCore {
 
     /// The state of job `row` (0 not submitted, 1 queued, 2 running, 3 done, 4 rejected).
     fn state(&self, row: usize) -> PyResult<u8> {
-        self.events
-            .state
-            .get(row)
-            .copied()
-            .ok_or_else(|| PyValueError::new_err(format!("no job row {row}")))
+        self.events.state.get(row).copied().ok_or_else(|| PyValueError::new_err(format!("no job row {row}")))
     }
 
     /// When the current run of job `row` started (NaN when it does not run).
     fn started(&self, row: usize) -> PyResult<f64> {
-        self.events
-            .start
-            .get(row)
-            .copied()
-            .ok_or_else(|| PyValueError::new_err(format!("no job row {row}")))
+        self.events.start.get(row).copied().ok_or_else(|| PyValueError::new_err(format!("no job row {row}")))
     }
 
     /// Start queued job `row` now, to end `duration` later.
@@ -106,9 +92,7 @@ impl EventCore {
     /// Ask for a scheduling pass at `time` (after the current event time).
     fn wake_at(&mut self, time: f64) -> PyResult<()> {
         if time.partial_cmp(&self.events.now) != Some(std::cmp::Ordering::Greater) {
-            return Err(PyValueError::new_err(format!(
-                "timer at {time} is not after now"
-            )));
+            return Err(PyValueError::new_err(format!("timer at {time} is not after now")));
         }
         self.events.wake_at(time);
         Ok(())
@@ -117,11 +101,7 @@ impl EventCore {
     /// The raw native-endian bytes of the states (uint8), starts and ends (float64), per row.
     fn outcome<'py>(&self, py: Python<'py>) -> Vec<Bound<'py, PyBytes>> {
         let ev = &self.events;
-        vec![
-            PyBytes::new(py, &ev.state),
-            crate::bytes(py, &ev.start),
-            crate::bytes(py, &ev.end),
-        ]
+        vec![PyBytes::new(py, &ev.state), crate::bytes(py, &ev.start), crate::bytes(py, &ev.end)]
     }
 }
 
@@ -131,9 +111,7 @@ impl EventCore {
     fn expect(&self, row: usize, state: u8) -> PyResult<()> {
         match self.events.state.get(row) {
             Some(&s) if s == state => Ok(()),
-            _ => Err(PyValueError::new_err(format!(
-                "job row {row} is not in state {state}"
-            ))),
+            _ => Err(PyValueError::new_err(format!("job row {row} is not in state {state}"))),
         }
     }
 }

@@ -17,8 +17,7 @@ pub const N_FIELDS: usize = 18;
 
 /// Fields read as float64 (times and memory, 0-based: 1, 2, 3, 5, 6, 8, 9, 17); the others are int64.
 pub const IS_FLOAT: [bool; N_FIELDS] = [
-    false, true, true, true, false, true, true, false, true, true, false, false, false, false,
-    false, false, false, true,
+    false, true, true, true, false, true, true, false, true, true, false, false, false, false, false, false, false, true,
 ];
 
 /// 2^63: integer fields must be below it in magnitude.
@@ -28,18 +27,9 @@ const INT64_LIMIT: f64 = (1u64 << 63) as f64;
 #[derive(Debug, PartialEq)]
 pub enum SwfError {
     /// A job line that does not hold 18 numbers: its 1-based number and byte span.
-    Line {
-        number: usize,
-        start: usize,
-        end: usize,
-    },
+    Line { number: usize, start: usize, end: usize },
     /// A number that is not of its field's kind: line number, 0-based field, token's byte span.
-    Value {
-        number: usize,
-        field: usize,
-        start: usize,
-        end: usize,
-    },
+    Value { number: usize, field: usize, start: usize, end: usize },
 }
 
 /// The columns of the job lines, row per job in file order.
@@ -95,16 +85,11 @@ fn value(t: &[u8]) -> f64 {
         _ => (false, t),
     };
     if digits.len() <= 15 && digits.iter().all(u8::is_ascii_digit) {
-        let x = digits
-            .iter()
-            .fold(0i64, |acc, &d| acc * 10 + (d - b'0') as i64) as f64;
+        let x = digits.iter().fold(0i64, |acc, &d| acc * 10 + (d - b'0') as i64) as f64;
         return if negative { -x } else { x };
     }
     // SAFETY-free: the grammar admits ASCII only, which is valid UTF-8
-    std::str::from_utf8(t)
-        .ok()
-        .and_then(|s| s.parse::<f64>().ok())
-        .unwrap_or(f64::NAN)
+    std::str::from_utf8(t).ok().and_then(|s| s.parse::<f64>().ok()).unwrap_or(f64::NAN)
 }
 
 /// One token: its value when it is a number of the grammar, else None. Plain integers of up to 15
@@ -141,14 +126,8 @@ fn token_value(t: &[u8]) -> Option<f64> {
 pub fn parse(data: &[u8]) -> Result<Swf, SwfError> {
     let rows = data.iter().filter(|&&b| b == b'\n').count() + 1; // at most one job per line
     let mut out = Swf {
-        floats: (0..N_FIELDS)
-            .filter(|&k| IS_FLOAT[k])
-            .map(|_| Vec::with_capacity(rows))
-            .collect(),
-        ints: (0..N_FIELDS)
-            .filter(|&k| !IS_FLOAT[k])
-            .map(|_| Vec::with_capacity(rows))
-            .collect(),
+        floats: (0..N_FIELDS).filter(|&k| IS_FLOAT[k]).map(|_| Vec::with_capacity(rows)).collect(),
+        ints: (0..N_FIELDS).filter(|&k| !IS_FLOAT[k]).map(|_| Vec::with_capacity(rows)).collect(),
         lines: Vec::with_capacity(rows),
         comments: Vec::new(),
     };
@@ -212,31 +191,19 @@ pub fn parse(data: &[u8]) -> Result<Swf, SwfError> {
         }
         start = end + 1;
     }
-    if let Some((field, &Some((number, start, end)))) =
-        first_bad.iter().enumerate().find(|(_, bad)| bad.is_some())
-    {
-        return Err(SwfError::Value {
-            number,
-            field,
-            start,
-            end,
-        });
+    if let Some((field, &Some((number, start, end)))) = first_bad.iter().enumerate().find(|(_, bad)| bad.is_some()) {
+        return Err(SwfError::Value { number, field, start, end });
     }
     Ok(out)
 }
 
 fn memchr_newline(data: &[u8], from: usize) -> usize {
-    data[from..]
-        .iter()
-        .position(|&b| b == b'\n')
-        .map_or(data.len(), |p| from + p)
+    data[from..].iter().position(|&b| b == b'\n').map_or(data.len(), |p| from + p)
 }
 
 fn bytearray<'py, T: Copy>(py: Python<'py>, data: &[T]) -> Bound<'py, PyByteArray> {
     // SAFETY: T is f64 or i64; its bytes are read as they lie in memory.
-    let raw = unsafe {
-        std::slice::from_raw_parts(data.as_ptr() as *const u8, std::mem::size_of_val(data))
-    };
+    let raw = unsafe { std::slice::from_raw_parts(data.as_ptr() as *const u8, std::mem::size_of_val(data)) };
     PyByteArray::new(py, raw)
 }
 
@@ -246,10 +213,7 @@ fn bytearray<'py, T: Copy>(py: Python<'py>, data: &[T]) -> Bound<'py, PyByteArra
 /// `("line", number, start, end)` for a line that is not 18 numbers, or `("value", number, field,
 /// token)` for a number not of its field's kind (field 0-based).
 #[pyfunction]
-pub fn parse_swf<'py>(
-    py: Python<'py>,
-    data: &Bound<'py, PyBytes>,
-) -> PyResult<Bound<'py, PyTuple>> {
+pub fn parse_swf<'py>(py: Python<'py>, data: &Bound<'py, PyBytes>) -> PyResult<Bound<'py, PyTuple>> {
     let text = data.as_bytes();
     let parsed = py.allow_threads(|| parse(text));
     match parsed {
@@ -266,35 +230,14 @@ pub fn parse_swf<'py>(
                 columns.push(column);
             }
             let columns = PyTuple::new(py, columns)?;
-            (
-                columns,
-                bytearray(py, &swf.lines),
-                bytearray(py, &swf.comments),
-                py.None(),
-            )
-                .into_pyobject(py)
+            (columns, bytearray(py, &swf.lines), bytearray(py, &swf.comments), py.None()).into_pyobject(py)
         }
-        Err(SwfError::Line { number, start, end }) => (
-            py.None(),
-            py.None(),
-            py.None(),
-            ("line", number, start, end),
-        )
-            .into_pyobject(py),
-        Err(SwfError::Value {
-            number,
-            field,
-            start,
-            end,
-        }) => {
+        Err(SwfError::Line { number, start, end }) => {
+            (py.None(), py.None(), py.None(), ("line", number, start, end)).into_pyobject(py)
+        }
+        Err(SwfError::Value { number, field, start, end }) => {
             let token = PyBytes::new(py, &text[start..end]);
-            (
-                py.None(),
-                py.None(),
-                py.None(),
-                ("value", number, field, token),
-            )
-                .into_pyobject(py)
+            (py.None(), py.None(), py.None(), ("value", number, field, token)).into_pyobject(py)
         }
     }
 }
@@ -308,9 +251,7 @@ mod tests {
         for good in ["1", "-1", "+5", "5.", ".5", "1e3", "1E+05", "2.5e-3", "007"] {
             assert!(is_number(good.as_bytes()), "{good}");
         }
-        for bad in [
-            "", "+", ".", "e5", "1e", "1e+", "inf", "nan", "1-2", "0x10", "1..2", "--1",
-        ] {
+        for bad in ["", "+", ".", "e5", "1e", "1e+", "inf", "nan", "1-2", "0x10", "1..2", "--1"] {
             assert!(!is_number(bad.as_bytes()), "{bad}");
         }
         assert_eq!(value(b"5."), 5.0);

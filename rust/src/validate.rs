@@ -18,11 +18,7 @@ pub fn first_double_booking(
 ) -> Option<(i64, usize)> {
     let mut busy = vec![0u64; n_procs.div_ceil(64) + 1];
     for &ev in events {
-        let (e, starts) = if (ev as usize) < m {
-            (ev as usize, false)
-        } else {
-            (ev as usize - m, true)
-        };
+        let (e, starts) = if (ev as usize) < m { (ev as usize, false) } else { (ev as usize - m, true) };
         for k in offsets[e] as usize..offsets[e + 1] as usize {
             let (a, b) = (lo[k] as usize, hi[k] as usize);
             if starts {
