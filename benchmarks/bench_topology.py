@@ -19,6 +19,12 @@ The forced rows of the README's Performance table (first RICC week, target 30 s)
 
     python benchmarks/bench_topology.py --only RICC --allocators basic cont loc plat --repeat 1 --target 30
 
+Measured with one allocator a run, three rounds alternating with the code before the
+per-cluster counts of the compiled set profile in the same minutes (2 cores, load 2 to 4),
+CPU s before -> after: ``loc`` 49.9-53.4 -> 11.7-15.1 (wall 67.3-72.9 -> 14.9-23.6 s),
+``cont`` 20.0-21.7 -> 10.5-12.7 (wall 28.4-31.4 -> 14.2-17.4 s), ``plat`` 9.9-11.1 -> 2.4-3.0
+(wall 14.0-16.6 -> 3.2-4.4 s); the same ``jobs.csv`` for each.
+
 Forced allocators (``cont``, ``loc``, ``plat``) reserve processor sets
 (Algorithm 1, Mendonca 2017, section 4.5.1); ``--compress start-now`` is the
 reassignment of section 5.5 that the ch. 5 experiment uses.

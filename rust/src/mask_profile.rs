@@ -46,8 +46,8 @@ enum Rule {
     Level { width: usize },
 }
 
-/// Scratch of `MaskProfile::window_fits`: per-block values (bounds, then exact counts), which are
-/// exact, block order, words.
+/// Scratch of `MaskProfile::window_fits`: per-block values (bounds, then counts), which are
+/// counted, blocks in the order chosen, a block's words.
 #[derive(Default)]
 struct Tally {
     vals: Vec<i64>,
@@ -863,7 +863,15 @@ mod tests {
     #[test]
     fn block_counts_follow_the_masks() {
         // random takes and gives back (xorshift), trims; each slice's block counts must be its mask's
-        let (m, block) = (200usize, 24usize); // 9 blocks, the last one of 8 ids
+        for (m, block) in [(200usize, 24usize), (320, 128)] {
+            // 9 blocks, the last one of 8 ids; 3 blocks of whole words, the last one of 64 ids
+            block_counts_follow_the_masks_on(m, block);
+        }
+    }
+
+    type Ranges = Vec<(i64, i64)>;
+
+    fn block_counts_follow_the_masks_on(m: usize, block: usize) {
         let mut p = MaskProfile::new(m, 0.0, block);
         let mut state = 0x9e37_79b9_7f4a_7c15u64;
         let mut next = |bound: u64| {
@@ -872,7 +880,7 @@ mod tests {
             state ^= state << 17;
             state % bound
         };
-        let mut held: Vec<(f64, f64, Vec<(i64, i64)>)> = Vec::new();
+        let mut held: Vec<(f64, f64, Ranges)> = Vec::new(); // reservations: start, end, ids
         let mut now = 0.0;
         for step in 0..400 {
             if step % 3 == 2 && !held.is_empty() {
@@ -907,9 +915,12 @@ mod tests {
                 }
             }
             for s in 0..p.times.len() {
+                let recount: Vec<i16> = (0..p.blocks)
+                    .map(|c| count_range(p.slice(s), c * block, ((c + 1) * block).min(m)) as i16)
+                    .collect();
                 assert_eq!(
                     p.counts[s * p.blocks..(s + 1) * p.blocks],
-                    p.block_counts(p.slice(s))[..],
+                    recount[..],
                     "step {step}"
                 );
                 assert_eq!(p.sizes[s], popcount(p.slice(s)));
