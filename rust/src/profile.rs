@@ -20,7 +20,7 @@
 
 /// Most breakpoints per block; a full block splits in two, and neighbours that together hold at
 /// most half as many merge.
-const CAP: usize = 64;
+const CAP: usize = 32;
 
 /// The breakpoints of one block, in time order.
 struct Leaf {
@@ -33,9 +33,6 @@ struct Leaf {
 /// A block in the time order of the profile.
 #[derive(Clone, Copy)]
 struct Block {
-    /// Free count just before its first breakpoint (the last total of the block before; for the
-    /// first block, any value: its first breakpoint is never removed).
-    base: i64,
     /// Smallest and largest of its `rel`.
     lo: i32,
     hi: i32,
@@ -48,9 +45,12 @@ pub struct Profile {
     leaves: Vec<Leaf>,
     spare: Vec<u32>,
     blocks: Vec<Block>,
-    /// The time of each block's first breakpoint (apart from `blocks`: a contiguous run of times
-    /// to count in).
+    /// Per block, apart from `blocks` (contiguous runs that the compiler vectorizes): the time of
+    /// its first breakpoint, and its base: the free count just before that breakpoint (the last
+    /// total of the block before; for the first block, any value: its first breakpoint is never
+    /// removed).
     firsts: Vec<f64>,
+    bases: Vec<i32>,
 }
 
 impl Profile {
@@ -58,11 +58,11 @@ impl Profile {
     pub fn new(n_procs: i64, now: f64) -> Self {
         assert!(n_procs < i32::MAX as i64, "too many processors");
         let n_procs = n_procs as i32;
-        let mut p = Profile { leaves: Vec::new(), spare: Vec::new(), blocks: Vec::new(), firsts: vec![now] };
+        let mut p = Profile { leaves: Vec::new(), spare: Vec::new(), blocks: Vec::new(), firsts: vec![now], bases: vec![0] };
         let leaf = p.new_leaf();
         p.leaves[leaf as usize].times[0] = now;
         p.leaves[leaf as usize].rel[0] = n_procs;
-        p.blocks.push(Block { base: 0, lo: n_procs, hi: n_procs, leaf, len: 1 });
+        p.blocks.push(Block { lo: n_procs, hi: n_procs, leaf, len: 1 });
         p
     }
 
@@ -109,8 +109,9 @@ impl Profile {
             *to = from - shift;
         }
         self.blocks[j].len = mid as u32;
-        let new = Block { base: b.base + shift as i64, lo: 0, hi: 0, leaf: right, len: (len - mid) as u32 };
+        let new = Block { lo: 0, hi: 0, leaf: right, len: (len - mid) as u32 };
         self.blocks.insert(j + 1, new);
+        self.bases.insert(j + 1, self.bases[j] + shift);
         self.firsts.insert(j + 1, 0.0);
         self.refresh(j);
         self.refresh(j + 1);
@@ -121,7 +122,7 @@ impl Profile {
         let (a, b) = (self.blocks[j], self.blocks[j + 1]);
         let (la, lb) = (a.len as usize, b.len as usize);
         let (l, r) = two(&mut self.leaves, a.leaf as usize, b.leaf as usize);
-        let shift = (b.base - a.base) as i32;
+        let shift = self.bases[j + 1] - self.bases[j];
         l.times[la..la + lb].copy_from_slice(&r.times[..lb]);
         for (to, &from) in l.rel[la..la + lb].iter_mut().zip(&r.rel[..lb]) {
             *to = from + shift;
@@ -130,6 +131,7 @@ impl Profile {
         self.spare.push(b.leaf);
         self.blocks.remove(j + 1);
         self.firsts.remove(j + 1);
+        self.bases.remove(j + 1);
         self.refresh(j);
     }
 
@@ -154,6 +156,7 @@ impl Profile {
             self.spare.push(b.leaf);
         }
         self.firsts.drain(..j);
+        self.bases.drain(..j);
         let b = self.blocks[0];
         let leaf = &mut self.leaves[b.leaf as usize];
         let len = b.len as usize;
@@ -176,7 +179,7 @@ impl Profile {
         if dv == 0 {
             return;
         }
-        let (wide, dv) = (dv, dv as i32);
+        let dv = dv as i32;
         let mut j = self.block_at(t);
         let mut b = self.blocks[j];
         let mut i = before(&self.leaves[b.leaf as usize].times[..b.len as usize], t);
@@ -216,13 +219,14 @@ impl Profile {
             }
             self.blocks[j].len += 1;
         }
-        for later in &mut self.blocks[j + 1..] {
-            later.base += wide;
+        for base in &mut self.bases[j + 1..] {
+            *base += dv;
         }
         if self.blocks[j].len == 0 {
             self.spare.push(self.blocks[j].leaf);
             self.blocks.remove(j);
             self.firsts.remove(j);
+            self.bases.remove(j);
         } else {
             self.refresh(j);
             if removed {
@@ -242,7 +246,7 @@ impl Profile {
     /// Processors free at the first breakpoint (now).
     pub fn free_now(&self) -> i64 {
         let b = &self.blocks[0];
-        b.base + self.leaves[b.leaf as usize].rel[0] as i64
+        (self.bases[0] + self.leaves[b.leaf as usize].rel[0]) as i64
     }
 
     /// The first breakpoint after `from` (at or after it with `inclusive`) where at least `k`
@@ -253,7 +257,7 @@ impl Profile {
         let times = &self.leaves[b.leaf as usize].times[..b.len as usize];
         let mut i = if inclusive { before(times, from) } else { times.iter().map(|&x| (x <= from) as usize).sum() };
         while let Some(b) = self.blocks.get(j) {
-            let need = rel(k - b.base);
+            let need = rel(k - self.bases[j] as i64);
             if b.hi >= need {
                 let leaf = &self.leaves[b.leaf as usize];
                 if let Some(at) = leaf.rel[i..b.len as usize].iter().position(|&r| r >= need) {
@@ -272,7 +276,7 @@ impl Profile {
         let mut i = before(&self.leaves[b.leaf as usize].times[..b.len as usize], end);
         loop {
             let b = &self.blocks[j];
-            let need = rel(k - b.base);
+            let need = rel(k - self.bases[j] as i64);
             if b.lo < need {
                 let leaf = &self.leaves[b.leaf as usize];
                 if let Some(at) = leaf.rel[..i].iter().rposition(|&r| r < need) {
@@ -286,8 +290,8 @@ impl Profile {
 
     /// The first breakpoint where fewer than `k` processors are free, INF if none.
     pub fn first_block(&self, k: i64) -> f64 {
-        for b in &self.blocks {
-            let need = rel(k - b.base);
+        for (b, &base) in self.blocks.iter().zip(&self.bases) {
+            let need = rel(k - base as i64);
             if b.lo < need {
                 let leaf = &self.leaves[b.leaf as usize];
                 if let Some(at) = leaf.rel[..b.len as usize].iter().position(|&r| r < need) {
@@ -324,10 +328,10 @@ impl Profile {
     #[cfg(test)]
     pub fn breakpoints(&self) -> Vec<(f64, i64)> {
         let mut out = Vec::new();
-        for b in &self.blocks {
+        for (b, &base) in self.blocks.iter().zip(&self.bases) {
             let leaf = &self.leaves[b.leaf as usize];
             for i in 0..b.len as usize {
-                out.push((leaf.times[i], b.base + leaf.rel[i] as i64));
+                out.push((leaf.times[i], (base + leaf.rel[i]) as i64));
             }
         }
         out
