@@ -51,6 +51,8 @@ pub struct Profile {
     /// removed).
     firsts: Vec<f64>,
     bases: Vec<i32>,
+    /// The block of the last change: the next one is often near (the end of the same window).
+    hint: usize,
 }
 
 impl Profile {
@@ -58,7 +60,7 @@ impl Profile {
     pub fn new(n_procs: i64, now: f64) -> Self {
         assert!(n_procs < i32::MAX as i64, "too many processors");
         let n_procs = n_procs as i32;
-        let mut p = Profile { leaves: Vec::new(), spare: Vec::new(), blocks: Vec::new(), firsts: vec![now], bases: vec![0] };
+        let mut p = Profile { leaves: Vec::new(), spare: Vec::new(), blocks: Vec::new(), firsts: vec![now], bases: vec![0], hint: 0 };
         let leaf = p.new_leaf();
         p.leaves[leaf as usize].times[0] = now;
         p.leaves[leaf as usize].rel[0] = n_procs;
@@ -86,6 +88,26 @@ impl Profile {
     #[inline]
     fn block_at(&self, t: f64) -> usize {
         self.firsts.iter().map(|&x| (x <= t) as usize).sum::<usize>().saturating_sub(1)
+    }
+
+    /// The block holding `t`, looked for from block `hint` (< the number of blocks): a few steps
+    /// from there, else [`Self::block_at`].
+    #[inline]
+    fn locate(&self, hint: usize, t: f64) -> usize {
+        let mut j = hint;
+        for _ in 0..4 {
+            if self.firsts[j] > t {
+                if j == 0 {
+                    return 0;
+                }
+                j -= 1;
+            } else if j + 1 < self.firsts.len() && self.firsts[j + 1] <= t {
+                j += 1;
+            } else {
+                return j;
+            }
+        }
+        self.block_at(t)
     }
 
     /// Recompute the first time and the smallest and largest total of block `j`.
@@ -157,6 +179,7 @@ impl Profile {
         }
         self.firsts.drain(..j);
         self.bases.drain(..j);
+        self.hint = 0;
         let b = self.blocks[0];
         let leaf = &mut self.leaves[b.leaf as usize];
         let len = b.len as usize;
@@ -180,7 +203,7 @@ impl Profile {
             return;
         }
         let dv = dv as i32;
-        let mut j = self.block_at(t);
+        let mut j = self.locate(self.hint, t);
         let mut b = self.blocks[j];
         let mut i = before(&self.leaves[b.leaf as usize].times[..b.len as usize], t);
         let mut removed = false;
@@ -233,6 +256,7 @@ impl Profile {
                 self.rebalance(j);
             }
         }
+        self.hint = j.min(self.blocks.len() - 1);
     }
 
     /// Add `delta` free processors over `[start, end)` (negative to reserve).
@@ -250,9 +274,9 @@ impl Profile {
     }
 
     /// The first breakpoint after `from` (at or after it with `inclusive`) where at least `k`
-    /// processors are free.
-    fn first_fit(&self, from: f64, inclusive: bool, k: i64) -> Option<f64> {
-        let mut j = self.block_at(from);
+    /// processors are free, and its block; `hint` is a block near `from`'s.
+    fn first_fit(&self, from: f64, inclusive: bool, k: i64, hint: usize) -> Option<(f64, usize)> {
+        let mut j = self.locate(hint, from);
         let b = &self.blocks[j];
         let times = &self.leaves[b.leaf as usize].times[..b.len as usize];
         let mut i = if inclusive { before(times, from) } else { times.iter().map(|&x| (x <= from) as usize).sum() };
@@ -261,7 +285,7 @@ impl Profile {
             if b.hi >= need {
                 let leaf = &self.leaves[b.leaf as usize];
                 if let Some(at) = leaf.rel[i..b.len as usize].iter().position(|&r| r >= need) {
-                    return Some(leaf.times[i + at]);
+                    return Some((leaf.times[i + at], j));
                 }
             }
             (j, i) = (j + 1, 0);
@@ -269,21 +293,27 @@ impl Profile {
         None
     }
 
-    /// The last breakpoint before `end` where fewer than `k` processors are free.
-    fn last_block(&self, end: f64, k: i64) -> Option<f64> {
-        let mut j = before(&self.firsts, end).checked_sub(1)?;
+    /// The last breakpoint after the breakpoint `after` (of block `at`) and before `end` where
+    /// fewer than `k` processors are free, and its block.
+    fn last_block(&self, after: f64, at: usize, end: f64, k: i64) -> Option<(f64, usize)> {
+        let mut j = self.locate(at, end);
         let b = &self.blocks[j];
         let mut i = before(&self.leaves[b.leaf as usize].times[..b.len as usize], end);
         loop {
             let b = &self.blocks[j];
+            let leaf = &self.leaves[b.leaf as usize];
+            // in `after`'s block, only the breakpoints after it
+            let lo = if j == at { leaf.times[..i].iter().map(|&x| (x <= after) as usize).sum() } else { 0 };
             let need = rel(k - self.bases[j] as i64);
             if b.lo < need {
-                let leaf = &self.leaves[b.leaf as usize];
-                if let Some(at) = leaf.rel[..i].iter().rposition(|&r| r < need) {
-                    return Some(leaf.times[at]);
+                if let Some(x) = leaf.rel[lo..i].iter().rposition(|&r| r < need) {
+                    return Some((leaf.times[lo + x], j));
                 }
             }
-            j = j.checked_sub(1)?;
+            if j == at {
+                return None;
+            }
+            j -= 1;
             i = self.blocks[j].len as usize;
         }
     }
@@ -308,18 +338,18 @@ impl Profile {
     /// restricted to starts from `from` on. A window blocked by some breakpoints moves past the last
     /// of them: every start up to it would hold that breakpoint too.
     pub fn earliest(&self, procs: i64, duration: f64, cap: f64, from: f64) -> f64 {
-        let (mut from, mut inclusive) = (from, true);
+        let (mut from, mut inclusive, mut hint) = (from, true, 0);
         loop {
-            let Some(t) = self.first_fit(from, inclusive, procs) else {
+            let Some((t, at)) = self.first_fit(from, inclusive, procs, hint) else {
                 return f64::INFINITY;
             };
             if t >= cap {
                 return f64::INFINITY;
             }
             let end = (t + duration).min(cap);
-            match self.last_block(end, procs) {
-                Some(b) if b > t => (from, inclusive) = (b, false),
-                _ => return t,
+            match self.last_block(t, at, end, procs) {
+                Some((b, j)) => (from, inclusive, hint) = (b, false, j),
+                None => return t,
             }
         }
     }
