@@ -62,7 +62,8 @@ impl Profile {
     pub fn new(n_procs: i64, now: f64) -> Self {
         debug_assert!(n_procs < i32::MAX as i64);
         let n_procs = n_procs as i32;
-        let mut p = Profile { leaves: Vec::new(), spare: Vec::new(), blocks: Vec::new(), firsts: vec![now], bases: vec![0], hint: 0 };
+        let (leaves, spare, blocks) = (Vec::new(), Vec::new(), Vec::new());
+        let mut p = Profile { leaves, spare, blocks, firsts: vec![now], bases: vec![0], hint: 0 };
         let leaf = p.new_leaf();
         p.leaves[leaf as usize].times[0] = now;
         p.leaves[leaf as usize].rel[0] = n_procs;
