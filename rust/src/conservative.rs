@@ -149,15 +149,11 @@ impl Conservative {
             let kind = kind as usize;
             let fact = self.facts[kind];
             let mut from = f64::NEG_INFINITY;
-            if fact.pass == self.pass {
-                let since = self.given_back.partition_point(|&(n, _)| n < fact.given);
-                let holds = self.given_back.get(since).is_none_or(|&(_, start)| start >= fact.x);
-                if holds && fact.cap <= old {
-                    if fact.x >= old {
-                        continue;
-                    }
-                    from = fact.x;
+            if fact.pass == self.pass && fact.cap <= old && self.holds(&fact, given) {
+                if fact.x >= old {
+                    continue;
                 }
+                from = fact.x;
             }
             let new = self.profile.earliest(k, d, old, from);
             let x = if new < old {
@@ -172,6 +168,21 @@ impl Conservative {
                 old
             };
             self.facts[kind] = Fact { pass: self.pass, x, cap: old, given };
+        }
+    }
+
+    /// Whether `fact` still holds after `given` windows were given back in the pass: none of those
+    /// given back since it was learnt starts before its `x`. The earliest start given back in the
+    /// whole pass, or none given back since, answers most without a search.
+    #[inline]
+    fn holds(&self, fact: &Fact, given: usize) -> bool {
+        match self.given_back.first() {
+            None => true,
+            Some(&(_, least)) if least >= fact.x || fact.given == given => true,
+            _ => {
+                let since = self.given_back.partition_point(|&(n, _)| n < fact.given);
+                self.given_back.get(since).is_none_or(|&(_, start)| start >= fact.x)
+            }
         }
     }
 
