@@ -26,12 +26,14 @@ test: browser $(VENV)/.installed
 	cd rust && cargo test --release --quiet
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
-# Static checks: lint, formatting, the layers of docs/architecture.md, types.
+# Static checks: lint, formatting, the layers of docs/architecture.md, types; then the compiled core's
+# lints where the toolchain has clippy (rustup's default profile does).
 lint: $(VENV)/.installed
 	$(BIN)/ruff check src tests benchmarks scripts examples
 	$(BIN)/ruff format --check src tests benchmarks scripts examples
 	$(BIN)/lint-imports
 	$(BIN)/mypy src/schedlab
+	if cargo clippy --version >/dev/null 2>&1; then cd rust && cargo clippy --quiet -- -D warnings; else echo "cargo clippy not installed: Rust lints skipped"; fi
 
 # Headless Chromium + chromedriver for tests/test_browser.py: installed with apt as root, else that test skips.
 browser:

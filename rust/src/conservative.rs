@@ -215,8 +215,7 @@ impl Conservative {
     /// Start the jobs whose reservations begin now, in queue order; ask for a pass at the next start.
     fn start_due(&mut self, eng: &mut Engine, now: f64) -> Result<(), String> {
         let mut due = Vec::new();
-        loop {
-            let Some(&MinKey(start, r)) = self.starts.peek() else { break };
+        while let Some(&MinKey(start, r)) = self.starts.peek() {
             let r = r as u32;
             let row = self.row_of_rank[r as usize] as usize;
             if self.res_start[row] != start || !self.waiting[row] {
