@@ -504,6 +504,56 @@ class LiteralSetProfile(SetProfile):
         return found
 
 
+class AskEveryJob(Conservative):
+    """The set compression asking every waiting job its own question (no refusal shared between jobs of the
+    same size and estimate): the reference of that sharing."""
+
+    def _compress_sets(self, sets, now):
+        for r in self.reserved:
+            row = self.row_of_rank[r]
+            old, d, mine = self.res_start[row], self.estimate[row], self.res_alloc[row]
+            if old <= now:
+                continue
+            now_only = self.compress == "start-now"
+            new, alloc = sets.earlier(self.procs[row], d, self._allocate, self._fits, old, mine, now_only)
+            if new < old:
+                sets.release(old, old + d, mine)
+                self.res_alloc[row] = alloc
+                self._reserve(row, new, now)
+
+
+@st.composite
+def repeated_jobs(draw):
+    """A fat tree and up to 16 jobs of at most 3 (size, estimate) kinds, ending early often: queues of
+    identical jobs, each early end a compression pass."""
+    tree = draw(tree_instances()).platform
+    n = draw(st.integers(2, 16))
+    kinds = draw(st.lists(st.tuples(st.integers(1, tree.n_procs), st.integers(2, 12)), min_size=1, max_size=3))
+    chosen = [kinds[i] for i in draw(st.lists(st.integers(0, len(kinds) - 1), min_size=n, max_size=n))]
+    jobs = JobTable.from_arrays(
+        submit=draw(st.lists(st.integers(0, 10), min_size=n, max_size=n)),
+        run_time=[draw(st.integers(1, d)) for _, d in chosen],
+        requested_time=[d for _, d in chosen],
+        procs=[k for k, _ in chosen],
+        id=list(range(1, n + 1)),
+    )
+    return Instance(jobs, tree)
+
+
+@settings(max_examples=80, deadline=None)
+@given(repeated_jobs(), st.sampled_from(sorted(FORCED)), st.sampled_from(["auto", "python"]))
+def test_start_now_refusals_shared_by_identical_jobs_change_no_schedule(instance, allocator, engine):
+    """With ``start-now``, a refusal is shared by the waiting jobs of the same size and estimate whose window
+    from now misses their own reservation, until a job moves: the same starts and processors as asking
+    every job, on the compiled and the Python set profile."""
+    params = {"allocator": allocator, "compress": "start-now"}
+    fast = simulate(instance, Conservative(**params), engine=engine)
+    slow = simulate(instance, AskEveryJob(**params), engine=engine)
+    validate(instance, fast)
+    assert fast.start.tolist() == slow.start.tolist()
+    assert [ids(a) for a in fast.alloc] == [ids(a) for a in slow.alloc]
+
+
 class LiteralConservative(Conservative):
     def reset(self, ctx):
         super().reset(ctx)

@@ -387,7 +387,13 @@ class Conservative:
     def _compress_sets(self, sets: SetProfile | CompiledSetProfile, now: float) -> None:
         """:meth:`_compress` with processor sets: Algorithm 1 searches the starts before a job's reservation
         (only now with ``start-now``), its own processors counted free from its start on, and the job
-        moves if one fits."""
+        moves if one fits.
+
+        With ``start-now``, a job whose reservation starts after its window from now would end asks a
+        question that only its size and estimate decide (its own processors are not in the window): once
+        such a job is refused, the others of the same size and estimate are too, until a job moves (the
+        profile changes). Queues of identical jobs are common in real logs, and a busy RICC fortnight
+        asks millions of these questions."""
         procs, estimate, res_start, res_alloc = (
             self.procs,
             self.estimate,
@@ -397,14 +403,21 @@ class Conservative:
         row_of_rank = self.row_of_rank
         start_now_only = self.compress == "start-now"
         earlier, allocate, fits = sets.earlier, self._allocate, self._fits
+        refused: set[tuple[int, float]] = set()  # start-now: (size, estimate) refused a window clear of its own
         for r in self.reserved:
             row = row_of_rank[r]
             old = res_start[row]
             if old <= now:
                 continue
-            d, mine = estimate[row], res_alloc[row]
-            new, alloc = earlier(procs[row], d, allocate, fits, old, mine, start_now_only)
+            k, d, mine = procs[row], estimate[row], res_alloc[row]
+            clear = start_now_only and old >= now + d
+            if clear and (k, d) in refused:
+                continue
+            new, alloc = earlier(k, d, allocate, fits, old, mine, start_now_only)
             if new < old:
                 sets.release(old, old + d, mine)
                 res_alloc[row] = alloc
                 self._reserve(row, new, now)
+                refused.clear()
+            elif clear:
+                refused.add((k, d))
